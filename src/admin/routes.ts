@@ -1,0 +1,135 @@
+/**
+ * HTTP edge of the admin / feed API (SPEC §7), behind `Authorization: Bearer ADMIN_TOKEN` (401 otherwise).
+ * Creation answers 201; an idempotent replay answers 200 with the first record.
+ */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import type { AdjustableClock } from "../clock.js";
+import type { Season } from "../competition/calendar.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import { presentEvent } from "../events/presenters.js";
+import { EventIdParams, EventSchema, EventUpsertBody } from "../events/schema.js";
+import { upsertEvent } from "../events/upsert-event.js";
+import { insertFee } from "../fees/fees.repository.js";
+import { presentFee } from "../fees/presenters.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { presentSpRow } from "../ledger/presenters.js";
+import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
+import { parseUsdc } from "../shared/money.js";
+import { secretMatches } from "../shared/secrets.js";
+import { ClockBody, ProtocolFeeBody, SpTransactionBody } from "./schema.js";
+
+export interface AdminDeps {
+  db: Db;
+  clock: AdjustableClock;
+  season: Season;
+  adminToken: string;
+  testClock: boolean;
+}
+
+/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
+export function hasAdminToken(authorization: string | undefined, adminToken: string): boolean {
+  const m = /^Bearer (.+)$/.exec(authorization ?? "");
+  return secretMatches(m?.[1], adminToken);
+}
+
+export async function adminRoutes(instance: FastifyInstance, opts: { deps: AdminDeps }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { deps } = opts;
+  const tags = ["admin"];
+  const security = [{ admin: [] }];
+
+  app.addHook("onRequest", async (request) => {
+    if (!hasAdminToken(request.headers.authorization, deps.adminToken)) {
+      throw new AppError("UNAUTHENTICATED", "Missing or wrong admin bearer token");
+    }
+  });
+
+  app.put(
+    "/api/admin/events/:id",
+    {
+      schema: {
+        tags,
+        security,
+        params: EventIdParams,
+        body: EventUpsertBody,
+        response: { 200: okSchema(EventSchema), 201: okSchema(EventSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { event, created } = await upsertEvent(deps, request.params.id, request.body);
+      reply.code(created ? 201 : 200);
+      return ok(presentEvent(event));
+    },
+  );
+
+  const SpRow = Type.Object({
+    id: Type.String(),
+    userId: Type.String(),
+    type: Type.String(),
+    amount: Type.Integer(),
+    eventId: Type.Union([Type.String(), Type.Null()]),
+    externalId: Type.String(),
+    createdAt: Type.String(),
+  });
+  app.post(
+    "/api/admin/sp-transactions",
+    {
+      schema: {
+        tags,
+        security,
+        body: SpTransactionBody,
+        response: { 200: okSchema(SpRow), 201: okSchema(SpRow) },
+      },
+    },
+    async (request, reply) => {
+      const { row, created } = await recordSpTransaction(deps, request.body);
+      reply.code(created ? 201 : 200);
+      return ok(presentSpRow(row));
+    },
+  );
+
+  const Fee = Type.Object({
+    txHash: Type.String(),
+    logIndex: Type.Integer(),
+    amountUsdc: Type.String(),
+    occurredAt: Type.String(),
+  });
+  app.post(
+    "/api/admin/protocol-fees",
+    {
+      schema: { tags, security, body: ProtocolFeeBody, response: { 200: okSchema(Fee), 201: okSchema(Fee) } },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const { fee, created } = await insertFee(deps.db, {
+        txHash: b.txHash.toLowerCase(),
+        logIndex: b.logIndex,
+        amountMicro: parseUsdc(b.amountUsdc),
+        occurredAt: new Date(b.occurredAt),
+      });
+      reply.code(created ? 201 : 200);
+      return ok(presentFee(fee));
+    },
+  );
+
+  if (deps.testClock) {
+    app.put(
+      "/api/admin/clock",
+      {
+        schema: {
+          tags,
+          security,
+          body: ClockBody,
+          response: { 200: okSchema(Type.Object({ now: Type.String() })) },
+        },
+      },
+      async (request) => {
+        deps.clock.set(request.body.now === null ? null : new Date(request.body.now));
+        return ok({ now: deps.clock.now().toISOString() });
+      },
+    );
+  }
+}

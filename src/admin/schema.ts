@@ -1,0 +1,43 @@
+/** Request schemas of the admin / feed API (SPEC §7). */
+import { type Static, Type } from "typebox";
+import type { SP_TYPES } from "../competition/competitive-sp.js";
+import { EVENT_ID_PATTERN } from "../events/schema.js";
+import { USDC_PATTERN } from "../shared/money.js";
+
+export const WALLET_PATTERN = "^0x[0-9a-fA-F]{40}$";
+
+export const SpTransactionBody = Type.Object(
+  {
+    wallet: Type.Optional(Type.String({ pattern: WALLET_PATTERN })),
+    userId: Type.Optional(Type.String({ pattern: "^[1-9]\\d{0,18}$" })),
+    type: Type.Union([
+      Type.Literal("PREDICTION"),
+      Type.Literal("WARMUP_PREDICTION"),
+      Type.Literal("ONCHAIN_PREDICTION"),
+      Type.Literal("ONCHAIN_SP"),
+      Type.Literal("REFERRAL"),
+      Type.Literal("RAFFLE"),
+      Type.Literal("ADJUSTMENT"),
+    ] satisfies Array<{ const: (typeof SP_TYPES)[number] }>),
+    amount: Type.Integer({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000 }),
+    eventId: Type.Optional(Type.String({ pattern: EVENT_ID_PATTERN })),
+    externalId: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type SpTransactionInput = Static<typeof SpTransactionBody>;
+
+export const ProtocolFeeBody = Type.Object(
+  {
+    txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),
+    logIndex: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    amountUsdc: Type.String({ pattern: USDC_PATTERN }),
+    occurredAt: Type.String({ format: "date-time" }),
+  },
+  { additionalProperties: false },
+);
+
+export const ClockBody = Type.Object(
+  { now: Type.Union([Type.String({ format: "date-time" }), Type.Null()]) },
+  { additionalProperties: false },
+);

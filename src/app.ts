@@ -1,0 +1,66 @@
+/**
+ * buildApp(deps) → the Fastify instance with every plugin and route. The server and the tests build the same app.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { adminRoutes } from "./admin/routes.js";
+import { authRoutes } from "./auth/routes.js";
+import type { AuthDeps } from "./auth/sign-in.js";
+import type { AdjustableClock } from "./clock.js";
+import type { Season } from "./competition/calendar.js";
+import type { CompetitionDeps } from "./competition/competition-context.js";
+import { competitionRoutes } from "./competition/routes.js";
+import type { Config } from "./config.js";
+import type { Database } from "./db/client.js";
+import { registerEnvelope } from "./http/envelope.js";
+import { healthRoutes } from "./http/health.js";
+import { registerMetrics } from "./http/metrics.js";
+import { registerOpenApi } from "./http/openapi.js";
+import { registerSession } from "./http/session.js";
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: AdjustableClock;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Which rate-limit class a route belongs to (read, write, auth, finalize). */
+    rateClass?: "read" | "write" | "auth" | "finalize";
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, clock } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 64 * 1024,
+    trustProxy: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+  });
+
+  registerEnvelope(app);
+  registerMetrics(app);
+  await registerOpenApi(app);
+
+  const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
+  const db = database.db;
+  const secureCookie = config.env === "production";
+  const auth: AuthDeps = {
+    db,
+    clock,
+    jwtKey: new TextEncoder().encode(config.jwtSecret),
+    siweDomain: config.siweDomain,
+    siweChainIds: config.siweChainIds,
+  };
+  const competition: CompetitionDeps = { db, clock, season, incentiveMicro: config.protocolIncentiveMicro };
+
+  await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
+  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(authRoutes, { auth, secureCookie });
+  await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
+  await app.register(adminRoutes, {
+    deps: { db, clock, season, adminToken: config.adminToken, testClock: config.testClock },
+  });
+  return app;
+}

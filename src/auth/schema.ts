@@ -1,0 +1,15 @@
+/** Request and response schemas of the sign-in routes. */
+import { Type } from "typebox";
+import { UserSchema } from "../users/presenters.js";
+
+export const WalletSignInBody = Type.Object(
+  {
+    message: Type.String({ minLength: 1, maxLength: 4096 }),
+    signature: Type.String({ pattern: "^0x[0-9a-fA-F]{130}$" }),
+    referralCode: Type.Optional(Type.String({ pattern: "^[A-Z0-9]{4,16}$" })),
+  },
+  { additionalProperties: false },
+);
+
+export const NonceResponse = Type.Object({ nonce: Type.String() });
+export const UserResponse = Type.Object({ user: UserSchema });

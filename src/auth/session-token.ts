@@ -1,0 +1,59 @@
+/** Session JWTs: HS256 via jose, 7 days, carrying the user id (`sub`) and a session id (`jti`). */
+import { randomUUID } from "node:crypto";
+import { jwtVerify, SignJWT } from "jose";
+
+export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+export const SESSION_COOKIE = "session";
+
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+export async function signSessionToken(
+  secret: Uint8Array,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; claims: SessionClaims }> {
+  const sessionId = randomUUID();
+  const iat = Math.floor(now.getTime() / 1000);
+  const exp = iat + SESSION_TTL_SECONDS;
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setJti(sessionId)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(secret);
+  return { token, claims: { userId, sessionId, expiresAt: new Date(exp * 1000) } };
+}
+
+/** Verifies signature, algorithm and expiry (against `now`); null for any invalid token. */
+export async function verifySessionToken(
+  secret: Uint8Array,
+  token: string,
+  now: Date,
+): Promise<SessionClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ["HS256"],
+      currentDate: now,
+      requiredClaims: ["sub", "jti", "exp"],
+    });
+    if (
+      typeof payload.sub !== "string" ||
+      !/^\d{1,19}$/.test(payload.sub) ||
+      typeof payload.jti !== "string"
+    ) {
+      return null;
+    }
+    return {
+      userId: payload.sub,
+      sessionId: payload.jti,
+      expiresAt: new Date((payload.exp as number) * 1000),
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * What the competition use cases share: their dependencies, and a per-call read context that memoises the
+ * finalized weeks and each week's Champions eligibility (live eligibility of week W derives from week W−1,
+ * recursively back to the last finalized week).
+ */
+import type { Clock } from "../clock.js";
+import type { Db, Queryable } from "../db/client.js";
+import { sumFees } from "../fees/fees.repository.js";
+import type { Season } from "./calendar.js";
+import {
+  finalizedWeeks,
+  liveSpOfUsers,
+  liveTopWithTies,
+  snapshotTop,
+  storedEligibility,
+} from "./competition.repository.js";
+import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
+import { estimatePool, feeWindow, type PoolEstimate } from "./pool.js";
+import { CHAMPIONS_CUTOFF, QUALIFICATION_CUTOFF, type RankedEntry, rankLadder } from "./ranking.js";
+
+export interface CompetitionDeps {
+  db: Db;
+  clock: Clock;
+  season: Season;
+  incentiveMicro: bigint;
+}
+
+export interface ReadContext {
+  q: Queryable;
+  deps: CompetitionDeps;
+  now: Date;
+  finalized: Set<number>;
+  eligibility: Map<number, Promise<Map<string, EligibleVia>>>;
+  champions: Map<number, Promise<RankedEntry[]>>;
+}
+
+export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db): Promise<ReadContext> {
+  return {
+    q,
+    deps,
+    now: deps.clock.now(),
+    finalized: await finalizedWeeks(q),
+    eligibility: new Map(),
+    champions: new Map(),
+  };
+}
+
+function memo<T>(cache: Map<number, Promise<T>>, key: number, make: () => Promise<T>): Promise<T> {
+  let p = cache.get(key);
+  if (!p) {
+    p = make();
+    cache.set(key, p);
+  }
+  return p;
+}
+
+/** Who may play Champions week W: stored rows once W−1 is finalized, otherwise derived from live W−1 ranks. */
+export function eligibilityFor(ctx: ReadContext, week: number): Promise<Map<string, EligibleVia>> {
+  return memo(ctx.eligibility, week, async () => {
+    if (week < 1) return new Map();
+    const source = week - 1;
+    if (ctx.finalized.has(source)) return storedEligibility(ctx.q, week);
+    const qualification = await qualificationTop(ctx, source);
+    const eligibleThisWeek = await eligibilityFor(ctx, source);
+    const champions = source >= 1 ? await championsLadder(ctx, source) : null;
+    return nextWeekEligibility({
+      week: source,
+      qualification,
+      champions,
+      eligibleThisWeek: new Set(eligibleThisWeek.keys()),
+    });
+  });
+}
+
+/** Qualification ranks ≤ 25 (plus ties) of week W, finalized or live. */
+export async function qualificationTop(ctx: ReadContext, week: number): Promise<RankedEntry[]> {
+  if (ctx.finalized.has(week)) {
+    const top = await snapshotTop(ctx.q, week, "qualification", QUALIFICATION_CUTOFF);
+    return top.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
+  }
+  // A prefix of the ladder order ranks exactly as the whole ladder does.
+  return rankLadder(await liveTopWithTies(ctx.q, week, QUALIFICATION_CUTOFF));
+}
+
+/** The whole Champions ladder of week W ≥ 1 (eligible players with SP > 0), finalized or live. */
+export function championsLadder(ctx: ReadContext, week: number): Promise<RankedEntry[]> {
+  return memo(ctx.champions, week, async () => {
+    if (week < 1) return [];
+    if (ctx.finalized.has(week)) {
+      const all = await snapshotTop(ctx.q, week, "champions", Number.MAX_SAFE_INTEGER);
+      return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
+    }
+    const eligible = await eligibilityFor(ctx, week);
+    return rankLadder(await liveSpOfUsers(ctx.q, week, [...eligible.keys()]));
+  });
+}
+
+export const CUTOFFS = { qualification: QUALIFICATION_CUTOFF, champions: CHAMPIONS_CUTOFF } as const;
+
+/** The prize-pool estimate of week W: fees of W−1 over [start, min(end, now)) plus the subsidy. */
+export async function poolEstimateFor(ctx: ReadContext, week: number) {
+  const window = feeWindow(ctx.deps.season, week, ctx.now);
+  const protocolFeesMicro = window ? await sumFees(ctx.q, window.start, window.end) : 0n;
+  const estimate: PoolEstimate = estimatePool({ protocolFeesMicro, incentiveMicro: ctx.deps.incentiveMicro });
+  return { window, estimate };
+}

@@ -1,0 +1,59 @@
+/**
+ * Competitive SP (SPEC §3): which SP ledger rows count on the weekly ladders, and their per-user sums.
+ *
+ * Contract:
+ * - A row counts for a week iff its type is on the allowlist (`COMPETITIVE_SP_TYPES`), it is linked to an event,
+ *   and that event's kickoff lies in the week's [start, end). The time of the row itself does not matter.
+ * - REFERRAL, RAFFLE and ADJUSTMENT never count, even when linked to an event.
+ * - `competitiveSpByUser` is the reference implementation: the repository's SQL and the benchmark are tested
+ *   against it. It sums integer SP exactly; a user appears in the result iff at least one of their rows counts.
+ * - Pure: no I/O, no clock.
+ */
+import type { WeekBounds } from "./calendar.js";
+
+export const COMPETITIVE_SP_TYPES = [
+  "PREDICTION",
+  "WARMUP_PREDICTION",
+  "ONCHAIN_PREDICTION",
+  "ONCHAIN_SP",
+] as const;
+export type CompetitiveSpType = (typeof COMPETITIVE_SP_TYPES)[number];
+
+export const SP_TYPES = [...COMPETITIVE_SP_TYPES, "REFERRAL", "RAFFLE", "ADJUSTMENT"] as const;
+export type SpType = (typeof SP_TYPES)[number];
+
+const COMPETITIVE: ReadonlySet<string> = new Set(COMPETITIVE_SP_TYPES);
+const ALL: ReadonlySet<string> = new Set(SP_TYPES);
+
+/** True for the allowlisted (ladder-counting) types. Case-sensitive: types are stored upper-case. */
+export function isCompetitiveType(type: string): boolean {
+  return COMPETITIVE.has(type);
+}
+
+/** True for any known SP ledger type. */
+export function isSpType(type: string): type is SpType {
+  return ALL.has(type);
+}
+
+/** Whether one ledger row counts towards the week with `bounds`. */
+export function countsForWeek(
+  row: { type: string; eventKickoffAt: Date | null },
+  bounds: WeekBounds,
+): boolean {
+  if (!isCompetitiveType(row.type) || row.eventKickoffAt === null) return false;
+  const kickoff = row.eventKickoffAt.getTime();
+  return kickoff >= bounds.start.getTime() && kickoff < bounds.end.getTime();
+}
+
+/** Sum of counting SP per user for the week with `bounds`. */
+export function competitiveSpByUser(
+  rows: ReadonlyArray<{ userId: string; type: string; amount: number; eventKickoffAt: Date | null }>,
+  bounds: WeekBounds,
+): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    if (!countsForWeek(row, bounds)) continue;
+    totals.set(row.userId, (totals.get(row.userId) ?? 0) + row.amount);
+  }
+  return totals;
+}

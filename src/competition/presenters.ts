@@ -1,0 +1,86 @@
+/** What goes out of the competition routes: SPEC §8 shapes, instants as ISO strings, USDC as 6-decimal strings. */
+import { formatUsdc } from "../shared/money.js";
+import { checksumWallet } from "../users/presenters.js";
+import { weekLabel } from "./calendar.js";
+import type { getMeta, getPrizePoolEstimate, LadderPage, MyStatus } from "./ladders.js";
+import { PRIZE_SPLIT_PCT } from "./prizes.js";
+import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
+
+const usdcOrNull = (m: bigint | null) => (m === null ? null : formatUsdc(m));
+
+export function presentMeta(m: Awaited<ReturnType<typeof getMeta>>) {
+  return {
+    now: m.now.toISOString(),
+    currentWeek: m.currentWeek,
+    seasonStarted: m.seasonStarted,
+    championsEnabled: m.championsEnabled,
+    countdown: { endsAt: m.countdown.endsAt.toISOString(), secondsRemaining: m.countdown.secondsRemaining },
+    constants: {
+      qualificationCutoff: QUALIFICATION_CUTOFF,
+      championsCutoff: CHAMPIONS_CUTOFF,
+      paidRanks: PAID_RANKS,
+      prizeSplitPct: [...PRIZE_SPLIT_PCT],
+      weekLengthDays: 7,
+    },
+    weeks: m.weeks.map((w) => ({
+      week: w.week,
+      label: w.label,
+      startsAt: w.startsAt.toISOString(),
+      endsAt: w.endsAt.toISOString(),
+      status: w.status,
+      provisional: w.provisional,
+      championsEnabled: w.championsEnabled,
+    })),
+  };
+}
+
+export function presentLeaderboard(p: LadderPage) {
+  return {
+    week: p.week,
+    type: p.type,
+    label: weekLabel(p.week),
+    championsEnabled: p.championsEnabled,
+    provisional: p.provisional,
+    total: p.total,
+    offset: p.offset,
+    limit: p.limit,
+    cutoffRank: p.cutoffRank,
+    cutoffSp: p.cutoffSp,
+    rows: p.rows.map((r) => ({
+      rank: r.rank,
+      userId: r.userId,
+      displayName: r.displayName,
+      wallet: checksumWallet(r.wallet),
+      competitiveSp: r.competitiveSp,
+      withinCutoff: r.withinCutoff,
+      prizeUsdc: usdcOrNull(r.prizeMicro),
+    })),
+  };
+}
+
+export function presentMe(s: MyStatus) {
+  const { prizeMicro, ...champions } = s.champions;
+  return {
+    week: s.week,
+    label: weekLabel(s.week),
+    provisional: s.provisional,
+    qualification: s.qualification,
+    champions: { ...champions, prizeUsdc: usdcOrNull(prizeMicro) },
+    nextWeek: s.nextWeek,
+  };
+}
+
+export function presentPrizePool(p: Awaited<ReturnType<typeof getPrizePoolEstimate>>) {
+  return {
+    estimatedUsdc: formatUsdc(p.estimate.estimatedMicro),
+    selectedWeek: p.week,
+    fundingWeekIndex: p.window?.fundingWeekIndex ?? null,
+    feeWindowStart: p.window?.start.toISOString() ?? null,
+    feeWindowEnd: p.window?.end.toISOString() ?? null,
+    sources: {
+      protocolFeesWeek: formatUsdc(p.estimate.protocolFeesMicro),
+      protocolIncentiveUsdc: formatUsdc(p.estimate.incentiveMicro),
+      entries: formatUsdc(p.estimate.entriesMicro),
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Ladder ranking (SPEC §4): total ordering, standard competition ranking ("1224") and "top N plus ties" cutoffs.
+ *
+ * Contract:
+ * - Only entries with SP > 0 are ranked.
+ * - Order is SP descending, then user id ascending in numeric order (ids are canonical non-negative decimal
+ *   integer strings, compared without converting, so ids beyond 2^53 order correctly).
+ * - rank = 1 + number of ranked entries with strictly more SP; equal SP ⇒ equal rank.
+ * - "Top N (plus ties)" is rank ≤ N: everyone tied with the SP at the N-th position is inside.
+ * - Each user id appears at most once in the input (a duplicate is a programming error: RangeError).
+ * - Pure: no I/O; inputs are not mutated.
+ */
+
+export const QUALIFICATION_CUTOFF = 25;
+export const CHAMPIONS_CUTOFF = 10;
+export const PAID_RANKS = 5;
+
+export interface RankedEntry {
+  userId: string;
+  sp: number;
+  rank: number;
+}
+
+/** Numeric ascending order of canonical decimal id strings: shorter first, then lexical. */
+export function compareUserIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/** Ranks entries with SP > 0 in ladder order (SP desc, user id asc), with "1224" ranks. */
+export function rankLadder(entries: ReadonlyArray<{ userId: string; sp: number }>): RankedEntry[] {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.userId)) throw new RangeError(`duplicate user id in ladder: ${e.userId}`);
+    seen.add(e.userId);
+  }
+  const ordered = entries
+    .filter((e) => e.sp > 0)
+    .map((e) => ({ userId: e.userId, sp: e.sp }))
+    .sort((a, b) => b.sp - a.sp || compareUserIds(a.userId, b.userId));
+
+  const ranked: RankedEntry[] = [];
+  let rank = 0;
+  let previousSp = Number.NaN;
+  ordered.forEach((e, index) => {
+    if (e.sp !== previousSp) {
+      rank = index + 1;
+      previousSp = e.sp;
+    }
+    ranked.push({ userId: e.userId, sp: e.sp, rank });
+  });
+  return ranked;
+}
+
+/** SP of the entry at 1-based position `cutoff` of the ordered ladder; null when fewer entries are ranked. */
+export function cutoffSp(ranked: readonly RankedEntry[], cutoff: number): number | null {
+  if (!Number.isSafeInteger(cutoff) || cutoff < 1) throw new RangeError(`cutoff must be a positive integer`);
+  return ranked[cutoff - 1]?.sp ?? null;
+}
+
+/** "Top N plus ties": ranked and rank ≤ cutoff. */
+export function withinCutoff(rank: number | null, cutoff: number): boolean {
+  return rank !== null && rank <= cutoff;
+}

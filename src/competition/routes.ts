@@ -1,0 +1,82 @@
+/** HTTP edge of the competition: /api/competition/meta, leaderboard, me, prize-pool-estimate, finalize. */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { AppError } from "../errors.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { requireUser } from "../http/session.js";
+import { secretMatches } from "../shared/secrets.js";
+import type { CompetitionDeps } from "./competition-context.js";
+import { finalizeWeek } from "./finalize-week.js";
+import { getLeaderboard, getMeta, getMyStatus, getPrizePoolEstimate } from "./ladders.js";
+import { presentLeaderboard, presentMe, presentMeta, presentPrizePool } from "./presenters.js";
+import {
+  FinalizeQuery,
+  FinalizeResponse,
+  LeaderboardQuery,
+  LeaderboardResponse,
+  MeResponse,
+  MetaResponse,
+  PrizePoolResponse,
+  WeekQuery,
+} from "./schema.js";
+
+export async function competitionRoutes(
+  instance: FastifyInstance,
+  opts: { deps: CompetitionDeps; finalizeSecret: string },
+) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { deps } = opts;
+  const tags = ["competition"];
+
+  app.get(
+    "/api/competition/meta",
+    { schema: { tags, response: { 200: okSchema(MetaResponse) } } },
+    async () => ok(presentMeta(await getMeta(deps))),
+  );
+
+  app.get(
+    "/api/competition/leaderboard",
+    { schema: { tags, querystring: LeaderboardQuery, response: { 200: okSchema(LeaderboardResponse) } } },
+    async (request) => {
+      const q = request.query;
+      const page = await getLeaderboard(deps, {
+        week: q.week,
+        type: q.type ?? "qualification",
+        offset: q.offset ?? 0,
+        limit: q.limit ?? 50,
+      });
+      return ok(presentLeaderboard(page));
+    },
+  );
+
+  app.get(
+    "/api/competition/me",
+    { schema: { tags, querystring: WeekQuery, response: { 200: okSchema(MeResponse) } } },
+    async (request) => {
+      const { user } = await requireUser(request);
+      return ok(presentMe(await getMyStatus(deps, { userId: String(user.id), week: request.query.week })));
+    },
+  );
+
+  app.get(
+    "/api/competition/prize-pool-estimate",
+    { schema: { tags, querystring: WeekQuery, response: { 200: okSchema(PrizePoolResponse) } } },
+    async (request) => ok(presentPrizePool(await getPrizePoolEstimate(deps, { week: request.query.week }))),
+  );
+
+  app.post(
+    "/api/competition/finalize",
+    {
+      schema: { tags, querystring: FinalizeQuery, response: { 200: okSchema(FinalizeResponse) } },
+      config: { rateClass: "finalize" },
+      // The secret is checked before the query is validated: strangers learn nothing about the endpoint.
+      onRequest: async (request) => {
+        const given = request.headers["x-competition-finalize-secret"];
+        if (!secretMatches(typeof given === "string" ? given : undefined, opts.finalizeSecret)) {
+          throw new AppError("UNAUTHENTICATED", "Missing or wrong x-competition-finalize-secret");
+        }
+      },
+    },
+    async (request) => ok(await finalizeWeek(deps, { week: request.query.week })),
+  );
+}

@@ -1,0 +1,137 @@
+/** Request and response schemas of the competition routes (SPEC §8). */
+import { Type } from "typebox";
+import { MAX_WEEK } from "./ladders.js";
+
+const Week = Type.Integer({ minimum: 0, maximum: MAX_WEEK });
+const Iso = Type.String({ format: "date-time" });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Usdc = Type.String({ pattern: "^-?\\d+\\.\\d{6}$" });
+const Via = Nullable(Type.Union([Type.Literal("qualification"), Type.Literal("champions")]));
+
+export const WeekQuery = Type.Object({ week: Type.Optional(Week) }, { additionalProperties: false });
+export const FinalizeQuery = Type.Object({ week: Week }, { additionalProperties: false });
+
+export const LeaderboardQuery = Type.Object(
+  {
+    week: Type.Optional(Week),
+    type: Type.Optional(Type.Union([Type.Literal("qualification"), Type.Literal("champions")])),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const RailWeek = Type.Object({
+  week: Type.Integer(),
+  label: Type.String(),
+  startsAt: Iso,
+  endsAt: Iso,
+  status: Type.Union([
+    Type.Literal("upcoming"),
+    Type.Literal("live"),
+    Type.Literal("ended"),
+    Type.Literal("finalized"),
+  ]),
+  provisional: Type.Boolean(),
+  championsEnabled: Type.Boolean(),
+});
+
+export const MetaResponse = Type.Object({
+  now: Iso,
+  currentWeek: Type.Integer(),
+  seasonStarted: Type.Boolean(),
+  championsEnabled: Type.Boolean(),
+  countdown: Type.Object({ endsAt: Iso, secondsRemaining: Type.Integer() }),
+  constants: Type.Object({
+    qualificationCutoff: Type.Integer(),
+    championsCutoff: Type.Integer(),
+    paidRanks: Type.Integer(),
+    prizeSplitPct: Type.Array(Type.Integer()),
+    weekLengthDays: Type.Integer(),
+  }),
+  weeks: Type.Array(RailWeek),
+});
+
+export const LeaderboardResponse = Type.Object({
+  week: Type.Integer(),
+  type: Type.String(),
+  label: Type.String(),
+  championsEnabled: Type.Boolean(),
+  provisional: Type.Boolean(),
+  total: Type.Integer(),
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+  cutoffRank: Type.Integer(),
+  cutoffSp: Nullable(Type.Integer()),
+  rows: Type.Array(
+    Type.Object({
+      rank: Type.Integer(),
+      userId: Type.String(),
+      displayName: Type.String(),
+      wallet: Nullable(Type.String()),
+      competitiveSp: Type.Integer(),
+      withinCutoff: Type.Boolean(),
+      prizeUsdc: Nullable(Usdc),
+    }),
+  ),
+});
+
+export const MeResponse = Type.Object({
+  week: Type.Integer(),
+  label: Type.String(),
+  provisional: Type.Boolean(),
+  qualification: Type.Object({
+    rank: Nullable(Type.Integer()),
+    competitiveSp: Type.Integer(),
+    withinCutoff: Type.Boolean(),
+  }),
+  champions: Type.Object({
+    enabled: Type.Boolean(),
+    eligible: Type.Boolean(),
+    eligibleVia: Via,
+    rank: Nullable(Type.Integer()),
+    competitiveSp: Type.Integer(),
+    withinCutoff: Type.Boolean(),
+    prizeUsdc: Nullable(Usdc),
+  }),
+  nextWeek: Type.Object({ week: Type.Integer(), eligible: Type.Boolean(), via: Via }),
+});
+
+export const PrizePoolResponse = Type.Object({
+  estimatedUsdc: Usdc,
+  selectedWeek: Type.Integer(),
+  fundingWeekIndex: Nullable(Type.Integer()),
+  feeWindowStart: Nullable(Iso),
+  feeWindowEnd: Nullable(Iso),
+  sources: Type.Object({ protocolFeesWeek: Usdc, protocolIncentiveUsdc: Usdc, entries: Usdc }),
+});
+
+export const FinalizeResponse = Type.Object({
+  week: Type.Integer(),
+  finalizedAt: Iso,
+  alreadyFinalized: Type.Boolean(),
+  qualification: Type.Object({
+    participants: Type.Integer(),
+    cutoffSp: Nullable(Type.Integer()),
+    qualifiers: Type.Integer(),
+  }),
+  champions: Type.Object({
+    enabled: Type.Boolean(),
+    participants: Type.Integer(),
+    cutoffSp: Nullable(Type.Integer()),
+    retained: Type.Integer(),
+  }),
+  prizes: Type.Array(
+    Type.Object({
+      rank: Type.Integer(),
+      userId: Type.String(),
+      wallet: Nullable(Type.String()),
+      competitiveSp: Type.Integer(),
+      rankPct: Type.Integer(),
+      splitAmong: Type.Integer(),
+      amountUsdc: Usdc,
+    }),
+  ),
+  pool: Type.Object({ estimatedUsdc: Usdc, distributedUsdc: Usdc, undistributedUsdc: Usdc }),
+  nextWeekEligible: Type.Integer(),
+});

@@ -1,0 +1,205 @@
+/**
+ * Environment parsed and validated once at start-up. `loadConfig` returns a typed Config or throws a
+ * ConfigError whose message is one line naming the variable and why it was refused.
+ */
+import { validateSeason } from "./competition/calendar.js";
+import { parseUsdc } from "./shared/money.js";
+
+export class ConfigError extends Error {}
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  seasonStart: Date;
+  weekOneStart: Date;
+  finalizeSecret: string;
+  adminToken: string;
+  jwtSecret: string;
+  protocolIncentiveMicro: bigint;
+  siweDomain: string;
+  siweChainIds: number[];
+  oidc: { issuer: string; audience: string; jwksUrl: string } | null;
+  appOrigins: string[];
+  testClock: boolean;
+  rateLimits: { readPerMin: number; writePerMin: number; authPerMin: number; finalizePerMin: number };
+  welcomeCredits: number;
+  dailyCredits: number;
+  spPerUsdc: number;
+  referralRewardSp: number;
+  logLevel: string;
+}
+
+/** Development defaults; production refuses to start with any of these secrets. */
+export const DEV_DEFAULTS = {
+  seasonStart: "2026-11-02T00:00:00.000Z",
+  weekOneStart: "2026-11-10T00:00:00.000Z",
+  finalizeSecret: "dev-finalize-secret",
+  adminToken: "dev-admin-token",
+  jwtSecret: "dev-jwt-secret-change-me-0123456789abcdef",
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function fail(name: string, why: string): never {
+  throw new ConfigError(`${name}: ${why}`);
+}
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function int(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return dflt;
+  if (!/^\d+$/.test(raw)) fail(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) fail(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function isoInstant(env: Env, name: string, dflt: string | undefined): Date {
+  const raw = str(env, name) ?? dflt;
+  if (raw === undefined) fail(name, "is required in production");
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw)) {
+    fail(name, `must be an ISO 8601 timestamp with a time zone, got "${raw}"`);
+  }
+  const d = new Date(raw);
+  if (Number.isNaN(d.getTime())) fail(name, `is not a valid instant: "${raw}"`);
+  return d;
+}
+
+function secret(env: Env, name: string, dflt: string, production: boolean, minLength = 1): string {
+  const raw = str(env, name);
+  if (raw === undefined) {
+    if (production) fail(name, "is required in production");
+    return dflt;
+  }
+  if (production && raw === dflt) fail(name, "must not be the development default in production");
+  if (Buffer.byteLength(raw) < minLength) fail(name, `must be at least ${minLength} bytes`);
+  return raw;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = str(env, name);
+  if (raw === undefined) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    fail(name, "is not a valid URL");
+  }
+  if (!protocols.includes(u.protocol)) fail(name, `must use ${protocols.join(" or ")}`);
+  return raw;
+}
+
+/** Parses and validates the environment. Throws ConfigError (one line) on the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = str(env, "NODE_ENV") ?? "development";
+  if (!["development", "production", "test"].includes(nodeEnv)) {
+    fail("NODE_ENV", `must be development, production or test, got "${nodeEnv}"`);
+  }
+  const production = nodeEnv === "production";
+
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const host = str(env, "HOST") ?? "127.0.0.1";
+  const databaseUrl = url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
+  const redisUrl = url(env, "REDIS_URL", ["redis:", "rediss:"]);
+
+  const seasonStart = isoInstant(
+    env,
+    "CHAMPIONS_SEASON_START_ISO",
+    production ? undefined : DEV_DEFAULTS.seasonStart,
+  );
+  const weekOneStart = isoInstant(
+    env,
+    "CHAMPIONS_WEEK_ONE_START_ISO",
+    production ? undefined : DEV_DEFAULTS.weekOneStart,
+  );
+  const seasonError = validateSeason(seasonStart, weekOneStart);
+  if (seasonError) fail("CHAMPIONS_WEEK_ONE_START_ISO", seasonError);
+
+  const finalizeSecret = secret(env, "FINALIZE_SECRET", DEV_DEFAULTS.finalizeSecret, production, 8);
+  const adminToken = secret(env, "ADMIN_TOKEN", DEV_DEFAULTS.adminToken, production, 8);
+  const jwtSecret = secret(env, "JWT_SECRET", DEV_DEFAULTS.jwtSecret, production, 32);
+
+  const incentiveRaw = str(env, "PROTOCOL_INCENTIVE_USDC") ?? "0";
+  let protocolIncentiveMicro: bigint;
+  try {
+    protocolIncentiveMicro = parseUsdc(incentiveRaw);
+  } catch {
+    fail(
+      "PROTOCOL_INCENTIVE_USDC",
+      `must be a non-negative USDC amount with at most 6 decimals, got "${incentiveRaw}"`,
+    );
+  }
+
+  const siweDomain = str(env, "SIWE_DOMAIN") ?? "localhost:3000";
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(siweDomain)) fail("SIWE_DOMAIN", "must be a host or host:port");
+  const chainRaw = str(env, "SIWE_CHAIN_IDS") ?? "1,8453";
+  const siweChainIds = chainRaw.split(",").map((s) => s.trim());
+  if (siweChainIds.some((s) => !/^[1-9]\d{0,15}$/.test(s))) {
+    fail("SIWE_CHAIN_IDS", `must be a comma-separated list of positive chain ids, got "${chainRaw}"`);
+  }
+
+  const issuer = str(env, "OIDC_ISSUER");
+  const audience = str(env, "OIDC_AUDIENCE");
+  const jwksUrl = url(env, "OIDC_JWKS_URL", ["http:", "https:"]);
+  const oidcParts = [issuer, audience, jwksUrl].filter((v) => v != null).length;
+  if (oidcParts !== 0 && oidcParts !== 3) {
+    fail("OIDC_ISSUER", "OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL must be set together");
+  }
+
+  const appOriginsRaw = str(env, "APP_ORIGINS");
+  const appOrigins = appOriginsRaw
+    ? appOriginsRaw.split(",").map((s) => s.trim())
+    : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  for (const o of appOrigins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(o);
+    } catch {
+      // reported below
+    }
+    if (!parsed || parsed.origin !== o)
+      fail("APP_ORIGINS", `"${o}" is not an origin like https://app.example.com`);
+  }
+
+  const testClock = str(env, "TEST_CLOCK") === "1";
+  if (testClock && production) fail("TEST_CLOCK", "must not be enabled in production");
+
+  return {
+    env: nodeEnv as Config["env"],
+    port,
+    host,
+    databaseUrl,
+    dataDir: str(env, "DATA_DIR") ?? "./data",
+    redisUrl,
+    seasonStart,
+    weekOneStart,
+    finalizeSecret,
+    adminToken,
+    jwtSecret,
+    protocolIncentiveMicro,
+    siweDomain,
+    siweChainIds: siweChainIds.map(Number),
+    oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null,
+    appOrigins,
+    testClock,
+    rateLimits: {
+      readPerMin: int(env, "RATE_LIMIT_READ_PER_MIN", 300, 1, 1_000_000),
+      writePerMin: int(env, "RATE_LIMIT_WRITE_PER_MIN", 60, 1, 1_000_000),
+      authPerMin: int(env, "RATE_LIMIT_AUTH_PER_MIN", 20, 1, 1_000_000),
+      finalizePerMin: int(env, "RATE_LIMIT_FINALIZE_PER_MIN", 10, 1, 1_000_000),
+    },
+    welcomeCredits: int(env, "WELCOME_CREDITS", 1000, 0, 1_000_000_000),
+    dailyCredits: int(env, "DAILY_CREDITS", 1000, 0, 1_000_000_000),
+    spPerUsdc: int(env, "SP_PER_USDC", 100, 0, 1_000_000),
+    referralRewardSp: int(env, "REFERRAL_REWARD_SP", 500, 0, 1_000_000_000),
+    logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The database: embedded PostgreSQL (PGlite) in DATA_DIR when no DATABASE_URL is given, a PostgreSQL server
+ * otherwise. Both speak the same SQL and run the same migrations (at open, under an advisory lock so several
+ * instances starting together migrate once).
+ */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.js";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything that runs queries: the database itself or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  engine: "pglite" | "postgres";
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+/** Arbitrary constant: the advisory lock key that serialises migrations across instances. */
+const MIGRATION_LOCK_KEY = 727_001;
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  /** Folder for the embedded database; null keeps it in memory (tests). */
+  dataDir: string | null;
+  poolSize?: number;
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzlePglite({ client, schema });
+  await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    engine: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const migrator = new pg.Client({ connectionString: url });
+  await migrator.connect();
+  try {
+    await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await migrateNodePg(drizzleNodePg({ client: migrator, schema }), { migrationsFolder });
+  } finally {
+    await migrator.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+    await migrator.end();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client losing its server must not crash the process; the next query reports the failure.
+  pool.on("error", () => {});
+  const db = drizzleNodePg({ client: pool, schema });
+  return {
+    db: db as unknown as Db,
+    engine: "postgres",
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Runs raw SQL and returns its rows (both drivers put them on `.rows`). */
+export async function rows<T>(q: Queryable, query: SQL): Promise<T[]> {
+  const res = (await q.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}
+
+/** The Postgres error code of a failed query (Drizzle wraps the driver error in `cause`). */
+export function pgErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = e?.cause?.code ?? e?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+export { sql };
+
+/** A PostgreSQL array parameter built from values already validated as integers (ids, SP, ranks). */
+export function intArray(values: ReadonlyArray<string | number | bigint>, type: "bigint" | "int"): SQL {
+  for (const v of values) {
+    if (!/^-?\d+$/.test(String(v))) throw new RangeError(`not an integer: ${String(v)}`);
+  }
+  const literal = `{${values.join(",")}}`;
+  return type === "bigint" ? sql`${literal}::bigint[]` : sql`${literal}::int[]`;
+}

@@ -1,0 +1,200 @@
+/**
+ * The database schema: one place for every table. `drizzle-kit generate` turns changes here into the SQL
+ * migrations in ./migrations, which run at start-up on PGlite and PostgreSQL alike.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+export const users = pgTable(
+  "users",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Lower-case 0x address; responses give it checksummed. */
+    wallet: text("wallet"),
+    oidcIssuer: text("oidc_issuer"),
+    oidcSubject: text("oidc_subject"),
+    displayName: text("display_name").notNull(),
+    referralCode: text("referral_code").notNull(),
+    referredBy: bigint("referred_by", { mode: "bigint" }),
+    /** All-time SP, maintained by the ledger in the same transaction as each row. */
+    totalSp: bigint("total_sp", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_wallet_key").on(t.wallet),
+    uniqueIndex("users_oidc_key").on(t.oidcIssuer, t.oidcSubject),
+    uniqueIndex("users_referral_code_key").on(t.referralCode),
+    index("users_total_sp_idx").on(t.totalSp.desc(), t.id),
+  ],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    sport: text("sport").notNull(),
+    league: text("league").notNull(),
+    homeTeam: text("home_team").notNull(),
+    awayTeam: text("away_team").notNull(),
+    kickoffAt: ts("kickoff_at").notNull(),
+    status: text("status").notNull(),
+    warmup: boolean("warmup").notNull().default(false),
+    /** [{key, outcomes: [{key, label, oddsMilli}]}], odds as integer thousandths. */
+    markets: jsonb("markets").notNull(),
+    oddsUpdatedAt: ts("odds_updated_at").notNull().defaultNow(),
+    /** Set once at settlement: {status, winningOutcome?}. */
+    result: jsonb("result"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("events_open_idx").on(t.status, t.kickoffAt, t.id),
+    check("events_status_check", sql`${t.status} in ('scheduled','live','finished','cancelled')`),
+  ],
+);
+
+/** The append-only SP ledger. Nothing updates or deletes a row; `external_id` makes every source replay-safe. */
+export const spLedger = pgTable(
+  "sp_ledger",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    type: text("type").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    eventId: text("event_id").references(() => events.id),
+    externalId: text("external_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sp_ledger_external_id_key").on(t.externalId),
+    index("sp_ledger_user_idx").on(t.userId, t.id),
+    index("sp_ledger_event_idx").on(t.eventId),
+    check(
+      "sp_ledger_type_check",
+      sql`${t.type} in ('PREDICTION','WARMUP_PREDICTION','ONCHAIN_PREDICTION','ONCHAIN_SP','REFERRAL','RAFFLE','ADJUSTMENT')`,
+    ),
+    check("sp_ledger_amount_check", sql`${t.amount} >= 0 or ${t.type} = 'ADJUSTMENT'`),
+  ],
+);
+
+/**
+ * Competitive SP per (week, user), kept exact by the ledger in the same transaction as each row.
+ * The (week, sp desc, user_id) index serves a ladder page and the count above one player.
+ */
+export const weekUserSp = pgTable(
+  "week_user_sp",
+  {
+    week: integer("week").notNull(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    sp: bigint("sp", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.week, t.userId] }),
+    index("week_user_sp_rank_idx").on(t.week, t.sp.desc(), t.userId),
+  ],
+);
+
+/** CompetitionWeek: one row per finalized week, with the finalize result as served. */
+export const competitionWeeks = pgTable("competition_weeks", {
+  week: integer("week").primaryKey(),
+  finalizedAt: ts("finalized_at").notNull(),
+  poolMicro: bigint("pool_micro", { mode: "bigint" }).notNull(),
+  result: jsonb("result").notNull(),
+});
+
+/** CompetitionLeaderboardSnapshot: one row per ladder row of a finalized week; reads of that week come from here. */
+export const competitionLeaderboardSnapshots = pgTable(
+  "competition_leaderboard_snapshots",
+  {
+    week: integer("week").notNull(),
+    ladder: text("ladder").notNull(),
+    position: integer("position").notNull(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    competitiveSp: bigint("competitive_sp", { mode: "number" }).notNull(),
+    rank: integer("rank").notNull(),
+    withinCutoff: boolean("within_cutoff").notNull(),
+    prizeMicro: bigint("prize_micro", { mode: "bigint" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.week, t.ladder, t.position] }),
+    uniqueIndex("competition_snapshots_user_key").on(t.week, t.ladder, t.userId),
+    check("competition_snapshots_ladder_check", sql`${t.ladder} in ('qualification','champions')`),
+  ],
+);
+
+/** CompetitionEligibility: who may play Champions week `week`, stored when week−1 is finalized. */
+export const competitionEligibility = pgTable(
+  "competition_eligibility",
+  {
+    week: integer("week").notNull(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    via: text("via").notNull(),
+    sourceWeek: integer("source_week").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.week, t.userId] }),
+    check("competition_eligibility_via_check", sql`${t.via} in ('qualification','champions')`),
+  ],
+);
+
+/** On-chain protocol (house) fees; one record per (txHash, logIndex). */
+export const protocolFees = pgTable(
+  "protocol_fees",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("protocol_fees_tx_log_key").on(t.txHash, t.logIndex),
+    index("protocol_fees_occurred_idx").on(t.occurredAt),
+  ],
+);
+
+/** Single-use sign-in nonces. */
+export const authNonces = pgTable("auth_nonces", {
+  nonce: text("nonce").primaryKey(),
+  expiresAt: ts("expires_at").notNull(),
+  usedAt: ts("used_at"),
+});
+
+/** Server-side record of each session JWT (by jti), so logout revokes it. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);

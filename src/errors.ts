@@ -1,0 +1,39 @@
+/**
+ * One table of error codes. Code throws `AppError(code)`; the envelope plugin maps the code to its HTTP status.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  ODDS_CHANGED: 409,
+  ALREADY_CLAIMED: 409,
+  NOT_CLAIMABLE: 409,
+  INSUFFICIENT_CREDITS: 409,
+  EVENT_CLOSED: 409,
+  WEEK_NOT_ENDED: 409,
+  PREVIOUS_WEEK_NOT_FINALIZED: 409,
+  CONFLICT: 409,
+  NOT_READY: 503,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

@@ -1,0 +1,33 @@
+/** The only SQL over protocol fee records. */
+import { and, eq, gte, lt, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client.js";
+import { protocolFees } from "../db/schema.js";
+
+export type FeeRow = typeof protocolFees.$inferSelect;
+
+/** Inserts a fee unless (txHash, logIndex) is known; returns the stored record either way. */
+export async function insertFee(
+  q: Queryable,
+  fee: { txHash: string; logIndex: number; amountMicro: bigint; occurredAt: Date },
+): Promise<{ fee: FeeRow; created: boolean }> {
+  const [inserted] = await q
+    .insert(protocolFees)
+    .values(fee)
+    .onConflictDoNothing({ target: [protocolFees.txHash, protocolFees.logIndex] })
+    .returning();
+  if (inserted) return { fee: inserted, created: true };
+  const [first] = await q
+    .select()
+    .from(protocolFees)
+    .where(and(eq(protocolFees.txHash, fee.txHash), eq(protocolFees.logIndex, fee.logIndex)));
+  return { fee: first!, created: false };
+}
+
+/** Sum of fees with occurredAt in [start, end), in micro-USDC. */
+export async function sumFees(q: Queryable, start: Date, end: Date): Promise<bigint> {
+  const [row] = await q
+    .select({ total: sql<string>`coalesce(sum(${protocolFees.amountMicro}), 0)::text` })
+    .from(protocolFees)
+    .where(and(gte(protocolFees.occurredAt, start), lt(protocolFees.occurredAt, end)));
+  return BigInt(row?.total ?? "0");
+}

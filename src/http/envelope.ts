@@ -1,0 +1,101 @@
+/**
+ * The success and error envelopes. Every error, including 404s for unknown routes, validation failures, 429s and
+ * unexpected 500s, answers `{success: false, error, status, code}`; a 500 never leaks a stack trace or SQL.
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { type TSchema, Type } from "typebox";
+import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
+
+/** Response schema of a success envelope around `data`. */
+export function okSchema<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), data });
+}
+
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    status: Type.Integer(),
+    code: Type.String(),
+    details: Type.Optional(Type.Unknown()),
+  },
+  { $id: "ErrorEnvelope" },
+);
+
+/** Wraps a payload in the success envelope. */
+export function ok<T>(data: T): { success: true; data: T } {
+  return { success: true, data };
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: unknown) {
+  return {
+    success: false as const,
+    error: message,
+    status: ERROR_STATUS[code],
+    code,
+    ...(details === undefined ? {} : { details }),
+  };
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns Ajv issues into `[{field, message}]` naming the offending field (e.g. `query.week`). */
+function validationDetails(context: string | undefined, issues: ValidationIssue[]) {
+  const where = context === "querystring" ? "query" : (context ?? "body");
+  return issues.map((i) => {
+    const path = (i.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+    const extra =
+      (i.params?.additionalProperty as string | undefined) ??
+      (i.params?.missingProperty as string | undefined);
+    const field = [where, path, extra].filter(Boolean).join(".");
+    return { field, message: i.message ?? "is invalid" };
+  });
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "VALIDATION_FAILED",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "VALIDATION_FAILED",
+  FST_ERR_CTP_INVALID_JSON_BODY: "VALIDATION_FAILED",
+};
+
+/** Installs the error and not-found handlers that give every failure the error envelope. */
+export function registerEnvelope(app: FastifyInstance): void {
+  app.addSchema(ErrorEnvelope);
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(errorBody("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`));
+  });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.status).send(errorBody(err.code, err.message, err.details));
+    }
+    if (err.validation) {
+      const details = validationDetails(err.validationContext, err.validation as ValidationIssue[]);
+      const first = details[0];
+      const message = first ? `${first.field} ${first.message}` : "Invalid request";
+      return reply.code(400).send(errorBody("VALIDATION_FAILED", message, details));
+    }
+    const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (mapped) {
+      return reply.code(ERROR_STATUS[mapped]).send(errorBody(mapped, err.message));
+    }
+    if (err.statusCode === 429) {
+      return reply.code(429).send(errorBody("RATE_LIMITED", "Too many requests, slow down"));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Any other client error Fastify raises (malformed JSON, bad headers): a 400 envelope, never a 500.
+      return reply.code(400).send(errorBody("VALIDATION_FAILED", err.message));
+    }
+    request.log.error({ err }, "unhandled error");
+    return reply.code(500).send(errorBody("INTERNAL", "Internal server error"));
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Session auth for routes: reads the `session` cookie once per request, and rejects cookie-authenticated
+ * writes whose Origin is not one of APP_ORIGINS (403).
+ */
+import cookie from "@fastify/cookie";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { SESSION_TTL_SECONDS } from "../auth/session-token.js";
+import { type AuthDeps, resolveSession, SESSION_COOKIE } from "../auth/sign-in.js";
+import { AppError } from "../errors.js";
+import type { UserRow } from "../users/users.repository.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user and session id, or null; resolved at most once per request. */
+    session(): Promise<{ user: UserRow; sessionId: string } | null>;
+  }
+}
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export async function registerSession(
+  app: FastifyInstance,
+  opts: { auth: AuthDeps; appOrigins: string[]; secureCookie: boolean },
+): Promise<void> {
+  await app.register(cookie);
+  const cache = new WeakMap<FastifyRequest, Promise<{ user: UserRow; sessionId: string } | null>>();
+  app.decorateRequest("session", function (this: FastifyRequest) {
+    let p = cache.get(this);
+    if (!p) {
+      p = resolveSession(opts.auth, this.cookies[SESSION_COOKIE]);
+      cache.set(this, p);
+    }
+    return p;
+  });
+
+  app.addHook("onRequest", async (request) => {
+    if (!WRITE_METHODS.has(request.method) || !request.cookies?.[SESSION_COOKIE]) return;
+    const origin = request.headers.origin;
+    // Browsers send Origin on cross-site writes; a cookie-bearing write from a foreign origin is refused.
+    if (origin !== undefined && !opts.appOrigins.includes(origin)) {
+      throw new AppError("FORBIDDEN", `Origin ${origin} may not send cookie-authenticated writes`);
+    }
+  });
+}
+
+/** The signed-in user, or a 401 UNAUTHENTICATED. */
+export async function requireUser(request: FastifyRequest): Promise<{ user: UserRow; sessionId: string }> {
+  const s = await request.session();
+  if (!s) throw new AppError("UNAUTHENTICATED", "Sign in first");
+  return s;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    maxAge: SESSION_TTL_SECONDS,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+}

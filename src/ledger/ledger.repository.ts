@@ -1,0 +1,88 @@
+/**
+ * The SP ledger: the only writer of ledger rows and of the totals maintained from them (users.total_sp and the
+ * per-week competitive SP in week_user_sp), always in the caller's transaction so the totals never drift.
+ */
+import { eq, sql } from "drizzle-orm";
+import { type Season, weekIndexAt } from "../competition/calendar.js";
+import { COMPETITIVE_SP_TYPES, isCompetitiveType, type SpType } from "../competition/competitive-sp.js";
+import { rows, type Tx } from "../db/client.js";
+import { spLedger } from "../db/schema.js";
+import { AppError } from "../errors.js";
+
+export type SpLedgerRow = typeof spLedger.$inferSelect;
+
+export interface NewSpEntry {
+  userId: bigint;
+  type: SpType;
+  amount: number;
+  eventId: string | null;
+  externalId: string;
+}
+
+/**
+ * Appends one ledger row unless its externalId was seen before (then returns the first row, `created: false`).
+ * The event row is share-locked so a concurrent kickoff change cannot move the event between weeks mid-way.
+ */
+export async function appendSpEntry(
+  tx: Tx,
+  season: Season,
+  entry: NewSpEntry,
+): Promise<{ row: SpLedgerRow; created: boolean }> {
+  let week: number | null = null;
+  if (entry.eventId !== null) {
+    const [event] = await rows<{ kickoff_at: Date }>(
+      tx,
+      sql`select kickoff_at from events where id = ${entry.eventId} for share`,
+    );
+    if (!event) throw new AppError("NOT_FOUND", `Event ${entry.eventId} not found`);
+    week = weekIndexAt(season, new Date(event.kickoff_at));
+  }
+  const [inserted] = await tx
+    .insert(spLedger)
+    .values(entry)
+    .onConflictDoNothing({ target: spLedger.externalId })
+    .returning();
+  if (!inserted) {
+    const [first] = await tx.select().from(spLedger).where(eq(spLedger.externalId, entry.externalId));
+    if (!first) throw new Error(`ledger row ${entry.externalId} vanished`);
+    return { row: first, created: false };
+  }
+  await tx.execute(sql`update users set total_sp = total_sp + ${entry.amount} where id = ${entry.userId}`);
+  if (week !== null && isCompetitiveType(entry.type)) {
+    await addWeekSp(tx, week, [{ userId: entry.userId, amount: entry.amount }]);
+  }
+  return { row: inserted, created: true };
+}
+
+async function addWeekSp(
+  tx: Tx,
+  week: number,
+  deltas: Array<{ userId: bigint; amount: number }>,
+): Promise<void> {
+  for (const d of deltas) {
+    await tx.execute(sql`
+      insert into week_user_sp (week, user_id, sp) values (${week}, ${d.userId}, ${d.amount})
+      on conflict (week, user_id) do update set sp = week_user_sp.sp + excluded.sp`);
+  }
+}
+
+/**
+ * Moves an event's competitive SP from one week to another after its kickoff changed weeks. Called with the
+ * event row locked for update, in the same transaction as the kickoff change.
+ */
+export async function moveEventSp(tx: Tx, eventId: string, fromWeek: number | null, toWeek: number | null) {
+  if (fromWeek === toWeek) return;
+  const sums = await rows<{ user_id: string; amount: string }>(
+    tx,
+    sql`select user_id::text as user_id, sum(amount)::text as amount from sp_ledger
+        where event_id = ${eventId} and type = any(${`{${COMPETITIVE_SP_TYPES.join(",")}}`}::text[]) group by user_id`,
+  );
+  const deltas = sums.map((s) => ({ userId: BigInt(s.user_id), amount: Number(s.amount) }));
+  if (fromWeek !== null)
+    await addWeekSp(
+      tx,
+      fromWeek,
+      deltas.map((d) => ({ ...d, amount: -d.amount })),
+    );
+  if (toWeek !== null) await addWeekSp(tx, toWeek, deltas);
+}

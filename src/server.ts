@@ -1,0 +1,40 @@
+/** Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully. */
+import { buildApp } from "./app.js";
+import { AdjustableClock } from "./clock.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { openDatabase } from "./db/client.js";
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Invalid configuration: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, database, clock: new AdjustableClock() });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`database: ${database.engine}${database.engine === "pglite" ? ` in ${config.dataDir}` : ""}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

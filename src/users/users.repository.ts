@@ -1,0 +1,69 @@
+/** The only SQL over the users table. */
+import { randomBytes } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { pgErrorCode, type Queryable } from "../db/client.js";
+import { users } from "../db/schema.js";
+
+export type UserRow = typeof users.$inferSelect;
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** An 8-character referral code without look-alike characters. */
+export function newReferralCode(): string {
+  const bytes = randomBytes(8);
+  let code = "";
+  for (const b of bytes) code += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return code;
+}
+
+export async function findUserById(q: Queryable, id: bigint): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+export async function findUsersByIds(q: Queryable, ids: bigint[]): Promise<Map<string, UserRow>> {
+  if (ids.length === 0) return new Map();
+  const found = await q.select().from(users).where(inArray(users.id, ids));
+  return new Map(found.map((u) => [String(u.id), u]));
+}
+
+export async function findUserByWallet(q: Queryable, walletLower: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.wallet, walletLower));
+  return row ?? null;
+}
+
+export async function findUserByReferralCode(q: Queryable, code: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.referralCode, code));
+  return row ?? null;
+}
+
+/**
+ * Returns the user of a wallet, creating it when unknown. Safe under concurrent calls: the unique wallet index
+ * decides, and the loser reads the winner's row. `created` tells whether this call made it.
+ */
+export async function findOrCreateWalletUser(
+  q: Queryable,
+  input: { walletLower: string; displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await findUserByWallet(q, input.walletLower);
+    if (existing) return { user: existing, created: false };
+    try {
+      const [row] = await q
+        .insert(users)
+        .values({
+          wallet: input.walletLower,
+          displayName: input.displayName,
+          referralCode: newReferralCode(),
+          referredBy: input.referredBy ?? null,
+        })
+        .onConflictDoNothing({ target: users.wallet })
+        .returning();
+      if (row) return { user: row, created: true };
+    } catch (err) {
+      // A referral-code collision (unique violation) is retried with a fresh code.
+      if (pgErrorCode(err) !== "23505") throw err;
+    }
+  }
+  throw new Error("could not create user");
+}

@@ -1,0 +1,102 @@
+/**
+ * A real app on a fresh test database (PGlite or PostgreSQL, per TEST_DB), with a pinned clock and helpers to
+ * drive it through HTTP exactly as a client would (fastify.inject).
+ */
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { buildApp } from "../src/app.js";
+import { AdjustableClock } from "../src/clock.js";
+import { type Config, loadConfig } from "../src/config.js";
+import type { Database } from "../src/db/client.js";
+import { createTestDatabase } from "./db.js";
+
+export const ADMIN = { authorization: "Bearer test-admin-token" };
+export const FINALIZE = { "x-competition-finalize-secret": "test-finalize-secret" };
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  clock: AdjustableClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Test configuration: season starts Mon 2026-11-02, week 1 starts Tue 2026-11-10 (an 8-day opening week). */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    CHAMPIONS_SEASON_START_ISO: "2026-11-02T00:00:00.000Z",
+    CHAMPIONS_WEEK_ONE_START_ISO: "2026-11-10T00:00:00.000Z",
+    FINALIZE_SECRET: "test-finalize-secret",
+    ADMIN_TOKEN: "test-admin-token",
+    JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
+    TEST_CLOCK: "1",
+    ...overrides,
+  });
+}
+
+export async function createTestApp(
+  opts: { env?: Record<string, string>; now?: Date; database?: Database } = {},
+): Promise<TestApp> {
+  const config = testConfig(opts.env);
+  const database = opts.database ?? (await createTestDatabase());
+  const clock = new AdjustableClock(opts.now ?? new Date("2026-11-20T12:00:00.000Z"));
+  const app = await buildApp({ config, database, clock });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}
+
+/** Injects a request and returns status, parsed JSON body and headers. */
+export async function call(app: FastifyInstance, opts: InjectOptions) {
+  const res = await app.inject(opts);
+  let body: any = null;
+  try {
+    body = res.json();
+  } catch {
+    body = res.body;
+  }
+  return { status: res.statusCode, body, headers: res.headers, cookies: res.cookies };
+}
+
+/** Signs in a wallet through /api/auth/nonce + /api/auth/wallet; returns the session cookie header. */
+export async function signIn(
+  t: TestApp,
+  privateKey: `0x${string}`,
+  opts: { referralCode?: string } = {},
+): Promise<{ cookie: string; userId: string; wallet: string }> {
+  const account = privateKeyToAccount(privateKey);
+  const nonce = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data.nonce as string;
+  const message = createSiweMessage({
+    address: account.address,
+    chainId: 1,
+    domain: t.config.siweDomain,
+    nonce,
+    uri: `http://${t.config.siweDomain}`,
+    version: "1",
+    issuedAt: t.clock.now(),
+  });
+  const signature = await account.signMessage({ message });
+  const res = await call(t.app, {
+    method: "POST",
+    url: "/api/auth/wallet",
+    payload: { message, signature, ...opts },
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+  const session = res.cookies.find((c) => c.name === "session");
+  return { cookie: `session=${session!.value}`, userId: res.body.data.user.id, wallet: account.address };
+}
+
+/** A deterministic test private key for index i (never a real wallet). */
+export function testKey(i: number): `0x${string}` {
+  return `0x${(i + 1).toString(16).padStart(64, "0")}`;
+}

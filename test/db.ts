@@ -1,0 +1,47 @@
+/**
+ * Test databases. Storage tests run on the engine named by TEST_DB ("pglite" or "postgres"). On PostgreSQL
+ * every call creates a fresh database on the server at DATABASE_URL, so runs and files never see each other's rows.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "../src/db/client.js";
+
+export const testEngine = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
+
+/** The URL of a brand-new empty PostgreSQL database, and a function that drops it. */
+export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("TEST_DB=postgres needs DATABASE_URL");
+  const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** A migrated, empty database on the engine under test. `close` also drops a scratch PostgreSQL database. */
+export async function createTestDatabase(): Promise<Database> {
+  if (testEngine === "postgres") {
+    const scratch = await createScratchPostgres();
+    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null, poolSize: 20 });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await scratch.drop();
+      },
+    };
+  }
+  return openDatabase({ databaseUrl: null, dataDir: null });
+}
