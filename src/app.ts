@@ -3,6 +3,7 @@
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { adminRoutes } from "./admin/routes.js";
+import { oidcVerifier } from "./auth/oidc.js";
 import { authRoutes } from "./auth/routes.js";
 import type { AuthDeps } from "./auth/sign-in.js";
 import type { AdjustableClock } from "./clock.js";
@@ -11,11 +12,14 @@ import type { CompetitionDeps } from "./competition/competition-context.js";
 import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import { eventRoutes } from "./events/routes.js";
 import { registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerSession } from "./http/session.js";
+import { chainVerifierFor } from "./predictions/chain-verifier.js";
+import { predictionRoutes } from "./predictions/routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -52,6 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jwtKey: new TextEncoder().encode(config.jwtSecret),
     siweDomain: config.siweDomain,
     siweChainIds: config.siweChainIds,
+    welcomeCredits: config.welcomeCredits,
+    oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
   const competition: CompetitionDeps = { db, clock, season, incentiveMicro: config.protocolIncentiveMicro };
 
@@ -60,7 +66,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { auth, secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
   await app.register(adminRoutes, {
-    deps: { db, clock, season, adminToken: config.adminToken, testClock: config.testClock },
+    deps: {
+      db,
+      clock,
+      season,
+      adminToken: config.adminToken,
+      testClock: config.testClock,
+      welcomeCredits: config.welcomeCredits,
+      spPerUsdc: config.spPerUsdc,
+    },
+  });
+  await app.register(eventRoutes, { deps: { db, clock } });
+  await app.register(predictionRoutes, {
+    deps: {
+      db,
+      clock,
+      season,
+      spPerUsdc: config.spPerUsdc,
+      verifier: chainVerifierFor(config.chainVerifier),
+      acceptedChainIds: config.siweChainIds,
+    },
   });
   return app;
 }

@@ -30,6 +30,8 @@ export interface Config {
   dailyCredits: number;
   spPerUsdc: number;
   referralRewardSp: number;
+  /** How version-2 bets are confirmed: "none" leaves them pending, "trust" (dev only) believes the report. */
+  chainVerifier: "none" | "trust";
   logLevel: string;
 }
 
@@ -48,6 +50,9 @@ function fail(name: string, why: string): never {
   throw new ConfigError(`${name}: ${why}`);
 }
 
+/** A raw value quoted for a message: JSON escapes keep line breaks from splitting the one-line error. */
+const quote = (raw: string) => JSON.stringify(raw);
+
 function str(env: Env, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v === "" ? undefined : v;
@@ -56,7 +61,7 @@ function str(env: Env, name: string): string | undefined {
 function int(env: Env, name: string, dflt: number, min: number, max: number): number {
   const raw = str(env, name);
   if (raw === undefined) return dflt;
-  if (!/^\d+$/.test(raw)) fail(name, `must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw)) fail(name, `must be a whole number, got ${quote(raw)}`);
   const n = Number(raw);
   if (n < min || n > max) fail(name, `must be between ${min} and ${max}, got ${n}`);
   return n;
@@ -66,10 +71,13 @@ function isoInstant(env: Env, name: string, dflt: string | undefined): Date {
   const raw = str(env, name) ?? dflt;
   if (raw === undefined) fail(name, "is required in production");
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw)) {
-    fail(name, `must be an ISO 8601 timestamp with a time zone, got "${raw}"`);
+    fail(name, `must be an ISO 8601 timestamp with a time zone, got ${quote(raw)}`);
   }
   const d = new Date(raw);
-  if (Number.isNaN(d.getTime())) fail(name, `is not a valid instant: "${raw}"`);
+  // Date rolls impossible days over (2026-02-31 → 2026-03-03); the written day must exist in its month.
+  const [y, m, day] = raw.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (Number.isNaN(d.getTime()) || day > daysInMonth) fail(name, `is not a valid instant: ${quote(raw)}`);
   return d;
 }
 
@@ -101,7 +109,7 @@ function url(env: Env, name: string, protocols: string[]): string | null {
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = str(env, "NODE_ENV") ?? "development";
   if (!["development", "production", "test"].includes(nodeEnv)) {
-    fail("NODE_ENV", `must be development, production or test, got "${nodeEnv}"`);
+    fail("NODE_ENV", `must be development, production or test, got ${quote(nodeEnv)}`);
   }
   const production = nodeEnv === "production";
 
@@ -134,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     fail(
       "PROTOCOL_INCENTIVE_USDC",
-      `must be a non-negative USDC amount with at most 6 decimals, got "${incentiveRaw}"`,
+      `must be a non-negative USDC amount with at most 6 decimals, got ${quote(incentiveRaw)}`,
     );
   }
 
@@ -143,7 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
   const chainRaw = str(env, "SIWE_CHAIN_IDS") ?? "1,8453";
   const siweChainIds = chainRaw.split(",").map((s) => s.trim());
   if (siweChainIds.some((s) => !/^[1-9]\d{0,15}$/.test(s))) {
-    fail("SIWE_CHAIN_IDS", `must be a comma-separated list of positive chain ids, got "${chainRaw}"`);
+    fail("SIWE_CHAIN_IDS", `must be a comma-separated list of positive chain ids, got ${quote(chainRaw)}`);
   }
 
   const issuer = str(env, "OIDC_ISSUER");
@@ -166,11 +174,18 @@ export function loadConfig(env: Env = process.env): Config {
       // reported below
     }
     if (!parsed || parsed.origin !== o)
-      fail("APP_ORIGINS", `"${o}" is not an origin like https://app.example.com`);
+      fail("APP_ORIGINS", `${quote(o)} is not an origin like https://app.example.com`);
   }
 
   const testClock = str(env, "TEST_CLOCK") === "1";
   if (testClock && production) fail("TEST_CLOCK", "must not be enabled in production");
+
+  const chainVerifier = str(env, "CHAIN_VERIFIER") ?? "none";
+  if (chainVerifier !== "none" && chainVerifier !== "trust") {
+    fail("CHAIN_VERIFIER", `must be none or trust, got "${chainVerifier}"`);
+  }
+  if (chainVerifier === "trust" && production)
+    fail("CHAIN_VERIFIER", "trust is a development verifier, refused in production");
 
   return {
     env: nodeEnv as Config["env"],
@@ -200,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     dailyCredits: int(env, "DAILY_CREDITS", 1000, 0, 1_000_000_000),
     spPerUsdc: int(env, "SP_PER_USDC", 100, 0, 1_000_000),
     referralRewardSp: int(env, "REFERRAL_REWARD_SP", 500, 0, 1_000_000_000),
+    chainVerifier,
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
   };
 }

@@ -17,9 +17,10 @@ import { presentFee } from "../fees/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
+import { settleEvent } from "../predictions/settle-event.js";
 import { parseUsdc } from "../shared/money.js";
 import { secretMatches } from "../shared/secrets.js";
-import { ClockBody, ProtocolFeeBody, SpTransactionBody } from "./schema.js";
+import { ClockBody, EventResultBody, ProtocolFeeBody, SpTransactionBody } from "./schema.js";
 
 export interface AdminDeps {
   db: Db;
@@ -27,6 +28,8 @@ export interface AdminDeps {
   season: Season;
   adminToken: string;
   testClock: boolean;
+  welcomeCredits: number;
+  spPerUsdc: number;
 }
 
 /** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
@@ -112,6 +115,30 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       });
       reply.code(created ? 201 : 200);
       return ok(presentFee(fee));
+    },
+  );
+
+  app.post(
+    "/api/admin/events/:id/result",
+    {
+      schema: {
+        tags,
+        security,
+        params: EventIdParams,
+        body: EventResultBody,
+        response: {
+          200: okSchema(
+            Type.Object({ event: EventSchema, settled: Type.Integer(), alreadySettled: Type.Boolean() }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { event, settled, alreadySettled } = await settleEvent(deps, {
+        eventId: request.params.id,
+        result: request.body,
+      });
+      return ok({ event: presentEvent(event), settled, alreadySettled });
     },
   );
 

@@ -41,3 +41,19 @@ export const ClockBody = Type.Object(
   { now: Type.Union([Type.String({ format: "date-time" }), Type.Null()]) },
   { additionalProperties: false },
 );
+
+const OutcomeKey = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
+export const EventResultBody = Type.Union([
+  Type.Object(
+    {
+      status: Type.Literal("finished"),
+      winningOutcome: OutcomeKey,
+      /** Winners of further markets by market key; a market without a winner voids its predictions. */
+      winningOutcomes: Type.Optional(
+        Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" }), OutcomeKey),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ status: Type.Literal("cancelled") }, { additionalProperties: false }),
+]);

@@ -5,8 +5,8 @@ import { Type } from "typebox";
 import { ok, okSchema } from "../http/envelope.js";
 import { clearSessionCookie, requireUser, setSessionCookie } from "../http/session.js";
 import { presentUser } from "../users/presenters.js";
-import { NonceResponse, UserResponse, WalletSignInBody } from "./schema.js";
-import { type AuthDeps, issueNonce, signInWithWallet, signOut } from "./sign-in.js";
+import { NonceResponse, OidcSignInBody, UserResponse, WalletSignInBody } from "./schema.js";
+import { type AuthDeps, issueNonce, signInWithOidc, signInWithWallet, signOut } from "./sign-in.js";
 
 export async function authRoutes(instance: FastifyInstance, opts: { auth: AuthDeps; secureCookie: boolean }) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -25,11 +25,34 @@ export async function authRoutes(instance: FastifyInstance, opts: { auth: AuthDe
       config: { rateClass: "auth" },
     },
     async (request, reply) => {
-      const { user, token } = await signInWithWallet(auth, {
-        message: request.body.message,
-        signature: request.body.signature as `0x${string}`,
-        referralCode: request.body.referralCode,
-      });
+      const current = await request.session();
+      const { user, token } = await signInWithWallet(
+        auth,
+        {
+          message: request.body.message,
+          signature: request.body.signature as `0x${string}`,
+          referralCode: request.body.referralCode,
+        },
+        current ? { userId: current.user.id } : null,
+      );
+      setSessionCookie(reply, token, secureCookie);
+      return ok({ user: presentUser(user) });
+    },
+  );
+
+  app.post(
+    "/api/auth/oidc",
+    {
+      schema: { tags: ["auth"], body: OidcSignInBody, response: { 200: okSchema(UserResponse) } },
+      config: { rateClass: "auth" },
+    },
+    async (request, reply) => {
+      const current = await request.session();
+      const { user, token } = await signInWithOidc(
+        auth,
+        request.body,
+        current ? { userId: current.user.id } : null,
+      );
       setSessionCookie(reply, token, secureCookie);
       return ok({ user: presentUser(user) });
     },

@@ -13,3 +13,11 @@ export const WalletSignInBody = Type.Object(
 
 export const NonceResponse = Type.Object({ nonce: Type.String() });
 export const UserResponse = Type.Object({ user: UserSchema });
+
+export const OidcSignInBody = Type.Object(
+  {
+    idToken: Type.String({ minLength: 1, maxLength: 8192 }),
+    referralCode: Type.Optional(Type.String({ pattern: "^[A-Z0-9]{4,16}$" })),
+  },
+  { additionalProperties: false },
+);

@@ -1,16 +1,21 @@
 /**
  * Sign-in use cases: nonce issue, wallet sign-in with an EIP-4361 message, session resolution and sign-out.
  */
+import { createHash } from "node:crypto";
 import { verifyMessage } from "viem";
 import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { walletDisplayName } from "../users/presenters.js";
+import { ensureWalletUser, grantWelcomeCredits } from "../users/register-user.js";
 import {
-  findOrCreateWalletUser,
+  findOrCreateOidcUser,
   findUserById,
+  findUserByOidc,
   findUserByReferralCode,
+  findUserByWallet,
+  linkOidc,
+  linkWallet,
   type UserRow,
 } from "../users/users.repository.js";
 import {
@@ -20,6 +25,7 @@ import {
   isSessionActive,
   revokeSession,
 } from "./auth.repository.js";
+import type { OidcVerifier } from "./oidc.js";
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from "./session-token.js";
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
@@ -30,7 +36,13 @@ export interface AuthDeps {
   jwtKey: Uint8Array;
   siweDomain: string;
   siweChainIds: number[];
+  welcomeCredits: number;
+  /** Verifies OIDC ID tokens; null when identity login is not configured. */
+  oidc: OidcVerifier | null;
 }
+
+/** The signed-in user, when a sign-in happens inside an existing session (links the new login to it). */
+export type CurrentUser = { userId: bigint } | null;
 
 export async function issueNonce(deps: AuthDeps): Promise<{ nonce: string; expiresAt: Date }> {
   const now = deps.clock.now();
@@ -49,6 +61,7 @@ const unauthenticated = (why: string) => new AppError("UNAUTHENTICATED", `Sign-i
 export async function signInWithWallet(
   deps: AuthDeps,
   input: { message: string; signature: `0x${string}`; referralCode?: string },
+  current: CurrentUser = null,
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   const now = deps.clock.now();
   const parsed = parseSiweMessage(input.message);
@@ -86,14 +99,51 @@ export async function signInWithWallet(
 
   const walletLower = parsed.address.toLowerCase();
   const user = await deps.db.transaction(async (tx) => {
+    const existing = await findUserByWallet(tx, walletLower);
+    if (existing) return existing;
+    if (current && (await linkWallet(tx, current.userId, walletLower)))
+      return (await findUserById(tx, current.userId))!;
     const referrer = input.referralCode ? await findUserByReferralCode(tx, input.referralCode) : null;
-    const { user } = await findOrCreateWalletUser(tx, {
+    // Self-referral is impossible here: the referrer exists before this wallet's user does.
+    const created = await ensureWalletUser(tx, {
       walletLower,
-      displayName: walletDisplayName(walletLower),
-      // Self-referral is impossible here: the referrer exists before this wallet's user does.
+      welcomeCredits: deps.welcomeCredits,
       referredBy: referrer?.id ?? null,
     });
-    return user;
+    return created.user;
+  });
+  return { user, ...(await openSession(deps, user, now)) };
+}
+
+/**
+ * Verifies an OIDC ID token and signs its identity in: the (iss, sub) user, created on first sign-in (with an
+ * optional referrer), or linked to the signed-in account when that one has no identity yet.
+ */
+export async function signInWithOidc(
+  deps: AuthDeps,
+  input: { idToken: string; referralCode?: string },
+  current: CurrentUser = null,
+): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+  if (!deps.oidc) throw new AppError("NOT_FOUND", "Identity login is not configured");
+  const now = deps.clock.now();
+  const identity = await deps.oidc(input.idToken, now);
+  if (!identity) throw unauthenticated("ID token invalid, expired, or not for this service");
+  const user = await deps.db.transaction(async (tx) => {
+    const existing = await findUserByOidc(tx, identity.issuer, identity.subject);
+    if (existing) return existing;
+    if (current && (await linkOidc(tx, current.userId, identity.issuer, identity.subject))) {
+      return (await findUserById(tx, current.userId))!;
+    }
+    const referrer = input.referralCode ? await findUserByReferralCode(tx, input.referralCode) : null;
+    const created = await findOrCreateOidcUser(tx, {
+      issuer: identity.issuer,
+      subject: identity.subject,
+      displayName:
+        identity.name ?? `Player ${createHash("sha256").update(identity.subject).digest("hex").slice(0, 6)}`,
+      referredBy: referrer?.id ?? null,
+    });
+    if (created.created) await grantWelcomeCredits(tx, created.user, deps.welcomeCredits);
+    return created.user;
   });
   return { user, ...(await openSession(deps, user, now)) };
 }

@@ -33,9 +33,12 @@ export const users = pgTable(
     referredBy: bigint("referred_by", { mode: "bigint" }),
     /** All-time SP, maintained by the ledger in the same transaction as each row. */
     totalSp: bigint("total_sp", { mode: "number" }).notNull().default(0),
+    /** Free-credit balance, maintained by the credits ledger; never negative. */
+    creditsBalance: bigint("credits_balance", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
+    check("users_credits_balance_check", sql`${t.creditsBalance} >= 0`),
     uniqueIndex("users_wallet_key").on(t.wallet),
     uniqueIndex("users_oidc_key").on(t.oidcIssuer, t.oidcSubject),
     uniqueIndex("users_referral_code_key").on(t.referralCode),
@@ -198,3 +201,81 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/** The append-only free-credits ledger; `external_id` makes every grant, stake and payout happen once. */
+export const creditsLedger = pgTable(
+  "credits_ledger",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    reason: text("reason").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    externalId: text("external_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("credits_ledger_external_id_key").on(t.externalId),
+    index("credits_ledger_user_idx").on(t.userId, t.id),
+    check(
+      "credits_ledger_reason_check",
+      sql`${t.reason} in ('WELCOME','DAILY','STAKE','PAYOUT','ADJUSTMENT')`,
+    ),
+  ],
+);
+
+/** Predictions of both versions: v1 stakes free credits, v2 reports a USDC bet placed on-chain. */
+export const predictions = pgTable(
+  "predictions",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    version: integer("version").notNull(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    market: text("market").notNull(),
+    outcome: text("outcome").notNull(),
+    oddsMilli: bigint("odds_milli", { mode: "bigint" }).notNull(),
+    stake: bigint("stake", { mode: "number" }),
+    stakeMicro: bigint("stake_micro", { mode: "bigint" }),
+    status: text("status").notNull(),
+    payout: bigint("payout", { mode: "number" }),
+    payoutMicro: bigint("payout_micro", { mode: "bigint" }),
+    claimedAt: ts("claimed_at"),
+    placedAt: ts("placed_at").notNull(),
+    settledAt: ts("settled_at"),
+    txHash: text("tx_hash"),
+    chainId: integer("chain_id"),
+    rejectReason: text("reject_reason"),
+    idempotencyKey: text("idempotency_key"),
+    /** v1: the credits balance right after the stake, so an idempotent replay returns the first answer. */
+    balanceAfter: bigint("balance_after", { mode: "number" }),
+  },
+  (t) => [
+    index("predictions_user_idx").on(t.userId, t.id),
+    index("predictions_event_idx").on(t.eventId, t.status),
+    uniqueIndex("predictions_tx_hash_key").on(t.txHash),
+    uniqueIndex("predictions_idempotency_key").on(t.userId, t.version, t.idempotencyKey),
+    check("predictions_status_check", sql`${t.status} in ('pending','open','won','lost','void','rejected')`),
+    check(
+      "predictions_version_check",
+      sql`(${t.version} = 1 and ${t.stake} > 0) or (${t.version} = 2 and ${t.stakeMicro} > 0 and ${t.txHash} is not null)`,
+    ),
+  ],
+);
+
+/** USDC payout claims of won or void version-2 predictions: one per prediction. */
+export const usdcClaims = pgTable("usdc_claims", {
+  predictionId: bigint("prediction_id", { mode: "bigint" })
+    .primaryKey()
+    .references(() => predictions.id),
+  userId: bigint("user_id", { mode: "bigint" })
+    .notNull()
+    .references(() => users.id),
+  amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+  createdAt: createdAt(),
+});

@@ -1,5 +1,5 @@
 /** The only SQL over events. */
-import { eq } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
 import { events } from "../db/schema.js";
 
@@ -31,4 +31,45 @@ export async function insertEvent(tx: Tx, values: NewEvent): Promise<EventRow> {
 export async function updateEvent(tx: Tx, id: string, values: Partial<NewEvent>): Promise<EventRow> {
   const [row] = await tx.update(events).set(values).where(eq(events.id, id)).returning();
   return row!;
+}
+
+/** Open events (scheduled, kickoff after `now`) by (kickoff, id), after an optional keyset position. */
+export async function listOpenEvents(
+  q: Queryable,
+  f: {
+    now: Date;
+    sport?: string;
+    league?: string;
+    from?: Date;
+    to?: Date;
+    after?: { kickoffAt: Date; id: string };
+    limit: number;
+  },
+): Promise<EventRow[]> {
+  const conditions = [eq(events.status, "scheduled"), gt(events.kickoffAt, f.now)];
+  if (f.sport) conditions.push(eq(events.sport, f.sport));
+  if (f.league) conditions.push(eq(events.league, f.league));
+  if (f.from) conditions.push(gte(events.kickoffAt, f.from));
+  if (f.to) conditions.push(lt(events.kickoffAt, f.to));
+  if (f.after) {
+    conditions.push(sql`(${events.kickoffAt}, ${events.id}) > (${f.after.kickoffAt}, ${f.after.id})`);
+  }
+  return q
+    .select()
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(asc(events.kickoffAt), asc(events.id))
+    .limit(f.limit);
+}
+
+/** Reads the event share-locked: bets may run side by side, settlement (FOR UPDATE) waits for them. */
+export async function lockEventForBet(tx: Tx, id: string): Promise<EventRow | null> {
+  const [row] = await tx.select().from(events).where(eq(events.id, id)).for("share");
+  return row ?? null;
+}
+
+export async function findEvents(q: Queryable, ids: string[]): Promise<Map<string, EventRow>> {
+  if (ids.length === 0) return new Map();
+  const found = await q.select().from(events).where(inArray(events.id, ids));
+  return new Map(found.map((e) => [e.id, e]));
 }

@@ -74,3 +74,15 @@ export const OddsSchema = Type.Object({
   updatedAt: Type.String(),
   markets: Type.Array(MarketSchema),
 });
+
+export const AvailableEventsQuery = Type.Object(
+  {
+    sport: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    league: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    from: Type.Optional(Type.String({ format: "date-time" })),
+    to: Type.Optional(Type.String({ format: "date-time" })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  },
+  { additionalProperties: false },
+);

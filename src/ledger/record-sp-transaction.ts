@@ -6,8 +6,8 @@ import type { Season } from "../competition/calendar.js";
 import type { SpType } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { walletDisplayName } from "../users/presenters.js";
-import { findOrCreateWalletUser, findUserById } from "../users/users.repository.js";
+import { ensureWalletUser } from "../users/register-user.js";
+import { findUserById } from "../users/users.repository.js";
 import { appendSpEntry, type SpLedgerRow } from "./ledger.repository.js";
 
 export interface RecordSpInput {
@@ -20,7 +20,7 @@ export interface RecordSpInput {
 }
 
 export async function recordSpTransaction(
-  deps: { db: Db; season: Season },
+  deps: { db: Db; season: Season; welcomeCredits?: number },
   input: RecordSpInput,
 ): Promise<{ row: SpLedgerRow; created: boolean }> {
   if ((input.wallet === undefined) === (input.userId === undefined)) {
@@ -37,9 +37,8 @@ export async function recordSpTransaction(
     let userId: bigint;
     if (input.wallet !== undefined) {
       const walletLower = input.wallet.toLowerCase();
-      userId = (
-        await findOrCreateWalletUser(tx, { walletLower, displayName: walletDisplayName(walletLower) })
-      ).user.id;
+      userId = (await ensureWalletUser(tx, { walletLower, welcomeCredits: deps.welcomeCredits ?? 0 })).user
+        .id;
     } else {
       const user = await findUserById(tx, BigInt(input.userId!));
       if (!user) throw new AppError("NOT_FOUND", `User ${input.userId} not found`);

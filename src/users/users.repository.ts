@@ -1,6 +1,6 @@
 /** The only SQL over the users table. */
 import { randomBytes } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { pgErrorCode, type Queryable } from "../db/client.js";
 import { users } from "../db/schema.js";
 
@@ -66,4 +66,75 @@ export async function findOrCreateWalletUser(
     }
   }
   throw new Error("could not create user");
+}
+
+export async function findUserByOidc(q: Queryable, issuer: string, subject: string): Promise<UserRow | null> {
+  const [row] = await q
+    .select()
+    .from(users)
+    .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)));
+  return row ?? null;
+}
+
+/** Returns the user of an identity (iss, sub), creating it when unknown; safe under concurrent calls. */
+export async function findOrCreateOidcUser(
+  q: Queryable,
+  input: { issuer: string; subject: string; displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await findUserByOidc(q, input.issuer, input.subject);
+    if (existing) return { user: existing, created: false };
+    try {
+      const [row] = await q
+        .insert(users)
+        .values({
+          oidcIssuer: input.issuer,
+          oidcSubject: input.subject,
+          displayName: input.displayName,
+          referralCode: newReferralCode(),
+          referredBy: input.referredBy ?? null,
+        })
+        .onConflictDoNothing({ target: [users.oidcIssuer, users.oidcSubject] })
+        .returning();
+      if (row) return { user: row, created: true };
+    } catch (err) {
+      if (pgErrorCode(err) !== "23505") throw err;
+    }
+  }
+  throw new Error("could not create user");
+}
+
+/** Attaches a wallet to a user that has none; false when the user already has one or the wallet is taken. */
+export async function linkWallet(q: Queryable, userId: bigint, walletLower: string): Promise<boolean> {
+  try {
+    const updated = await q
+      .update(users)
+      .set({ wallet: walletLower })
+      .where(and(eq(users.id, userId), isNull(users.wallet)))
+      .returning({ id: users.id });
+    return updated.length === 1;
+  } catch (err) {
+    if (pgErrorCode(err) === "23505") return false;
+    throw err;
+  }
+}
+
+/** Attaches an identity to a user that has none; false when the user already has one or it is taken. */
+export async function linkOidc(
+  q: Queryable,
+  userId: bigint,
+  issuer: string,
+  subject: string,
+): Promise<boolean> {
+  try {
+    const updated = await q
+      .update(users)
+      .set({ oidcIssuer: issuer, oidcSubject: subject })
+      .where(and(eq(users.id, userId), isNull(users.oidcIssuer)))
+      .returning({ id: users.id });
+    return updated.length === 1;
+  } catch (err) {
+    if (pgErrorCode(err) === "23505") return false;
+    throw err;
+  }
 }

@@ -1,0 +1,50 @@
+/** HTTP edge of events: /api/available-events, /api/events/:id, /api/events/:id/odds. */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import type { Clock } from "../clock.js";
+import type { Db } from "../db/client.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { getEvent, listAvailableEvents } from "./list-events.js";
+import { presentEvent, presentOdds } from "./presenters.js";
+import { AvailableEventsQuery, EventIdParams, EventSchema, OddsSchema } from "./schema.js";
+
+export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db: Db; clock: Clock } }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { deps } = opts;
+  const tags = ["events"];
+
+  app.get(
+    "/api/available-events",
+    {
+      schema: {
+        tags,
+        querystring: AvailableEventsQuery,
+        response: {
+          200: okSchema(
+            Type.Object({
+              items: Type.Array(EventSchema),
+              nextCursor: Type.Union([Type.String(), Type.Null()]),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const page = await listAvailableEvents(deps, { ...request.query, limit: request.query.limit ?? 20 });
+      return ok({ items: page.items.map(presentEvent), nextCursor: page.nextCursor });
+    },
+  );
+
+  app.get(
+    "/api/events/:id",
+    { schema: { tags, params: EventIdParams, response: { 200: okSchema(EventSchema) } } },
+    async (request) => ok(presentEvent(await getEvent(deps, request.params.id))),
+  );
+
+  app.get(
+    "/api/events/:id/odds",
+    { schema: { tags, params: EventIdParams, response: { 200: okSchema(OddsSchema) } } },
+    async (request) => ok(presentOdds(await getEvent(deps, request.params.id))),
+  );
+}

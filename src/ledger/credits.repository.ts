@@ -1,0 +1,48 @@
+/**
+ * The free-credits ledger: the only writer of credit rows and of users.credits_balance, always in the caller's
+ * transaction. A row whose externalId was seen before changes nothing (idempotent grants, stakes and payouts).
+ */
+import { eq, sql } from "drizzle-orm";
+import { type Queryable, rows, type Tx } from "../db/client.js";
+import { creditsLedger, users } from "../db/schema.js";
+import { AppError } from "../errors.js";
+
+export type CreditReason = "WELCOME" | "DAILY" | "STAKE" | "PAYOUT" | "ADJUSTMENT";
+
+/**
+ * Appends one credit row and moves the balance by `amount`. A debit larger than the balance throws
+ * INSUFFICIENT_CREDITS (the conditional update is atomic, so concurrent debits can never overdraw).
+ */
+export async function appendCredits(
+  tx: Tx,
+  entry: { userId: bigint; reason: CreditReason; amount: number; externalId: string },
+): Promise<{ created: boolean; balance: number }> {
+  const inserted = await tx
+    .insert(creditsLedger)
+    .values(entry)
+    .onConflictDoNothing({ target: creditsLedger.externalId })
+    .returning({ id: creditsLedger.id });
+  if (inserted.length === 0) return { created: false, balance: await creditsBalance(tx, entry.userId) };
+  const [updated] = await rows<{ balance: string }>(
+    tx,
+    sql`update users set credits_balance = credits_balance + ${entry.amount}
+        where id = ${entry.userId} and credits_balance + ${entry.amount} >= 0
+        returning credits_balance::text as balance`,
+  );
+  if (!updated) throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for this stake");
+  return { created: true, balance: Number(updated.balance) };
+}
+
+export async function creditsBalance(q: Queryable, userId: bigint): Promise<number> {
+  const [row] = await q.select({ balance: users.creditsBalance }).from(users).where(eq(users.id, userId));
+  return row?.balance ?? 0;
+}
+
+/** True when a credit row with this externalId exists. */
+export async function hasCreditEntry(q: Queryable, externalId: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: creditsLedger.id })
+    .from(creditsLedger)
+    .where(eq(creditsLedger.externalId, externalId));
+  return row !== undefined;
+}

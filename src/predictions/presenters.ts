@@ -1,0 +1,38 @@
+/** What goes out about a prediction: v1 in credits (`stake`, `payout`), v2 in USDC (`stakeUsdc`, `payoutUsdc`). */
+import { formatOdds, formatUsdc } from "../shared/money.js";
+import type { ClaimResult } from "./claim-payout.js";
+import type { PredictionRow } from "./predictions.repository.js";
+
+export function presentPrediction(p: PredictionRow) {
+  const common = {
+    id: String(p.id),
+    version: p.version,
+    eventId: p.eventId,
+    market: p.market,
+    outcome: p.outcome,
+    odds: formatOdds(p.oddsMilli),
+    status: p.status,
+    claimed: p.claimedAt !== null,
+    placedAt: p.placedAt.toISOString(),
+    settledAt: p.settledAt?.toISOString() ?? null,
+  };
+  if (p.version === 1) return { ...common, stake: p.stake!, payout: p.payout };
+  return {
+    ...common,
+    stakeUsdc: formatUsdc(p.stakeMicro!),
+    payoutUsdc: p.payoutMicro === null ? null : formatUsdc(p.payoutMicro),
+    txHash: p.txHash!,
+    chainId: p.chainId!,
+    rejectReason: p.rejectReason,
+  };
+}
+
+export function presentClaim(c: ClaimResult) {
+  const p = c.prediction;
+  return {
+    predictionId: String(p.id),
+    ...(p.version === 1 ? { payout: p.payout ?? 0 } : { payoutUsdc: formatUsdc(p.payoutMicro ?? 0n) }),
+    claimedAt: c.claimedAt.toISOString(),
+    balance: c.balance,
+  };
+}

@@ -1,0 +1,121 @@
+/** HTTP edge of predictions: bet-placed (v1), bet-placed-v2, claim-payout, /api/user/predictions. */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import { presentEvent } from "../events/presenters.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { requireUser } from "../http/session.js";
+import { claimPayout } from "./claim-payout.js";
+import { listPredictions } from "./list-predictions.js";
+import { placeBet } from "./place-bet.js";
+import { presentClaim, presentPrediction } from "./presenters.js";
+import { type OnchainBetDeps, reportOnchainBet } from "./report-onchain-bet.js";
+import {
+  BetBody,
+  ClaimBody,
+  ClaimResponse,
+  IdempotencyHeaders,
+  OnchainBetBody,
+  PredictionSchema,
+  PredictionsQuery,
+  PredictionWithEvent,
+} from "./schema.js";
+
+export async function predictionRoutes(instance: FastifyInstance, opts: { deps: OnchainBetDeps }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { deps } = opts;
+  const tags = ["predictions"];
+  const security = [{ session: [] }];
+
+  app.post(
+    "/api/pred2earn/bet-placed",
+    {
+      schema: {
+        tags,
+        security,
+        headers: IdempotencyHeaders,
+        body: BetBody,
+        response: { 201: okSchema(Type.Object({ prediction: PredictionSchema, balance: Type.Integer() })) },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const result = await placeBet(deps, {
+        userId: user.id,
+        ...request.body,
+        idempotencyKey: request.headers["idempotency-key"],
+      });
+      reply.code(201);
+      return ok({ prediction: presentPrediction(result.prediction), balance: result.balance });
+    },
+  );
+
+  app.post(
+    "/api/pred2earn/bet-placed-v2",
+    {
+      schema: {
+        tags,
+        security,
+        headers: IdempotencyHeaders,
+        body: OnchainBetBody,
+        response: { 201: okSchema(Type.Object({ prediction: PredictionSchema })) },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const prediction = await reportOnchainBet(deps, {
+        userId: user.id,
+        walletLower: user.wallet,
+        ...request.body,
+        idempotencyKey: request.headers["idempotency-key"],
+      });
+      reply.code(201);
+      return ok({ prediction: presentPrediction(prediction) });
+    },
+  );
+
+  app.post(
+    "/api/pred2earn/claim-payout",
+    { schema: { tags, security, body: ClaimBody, response: { 200: okSchema(ClaimResponse) } } },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const claim = await claimPayout(deps, {
+        userId: user.id,
+        predictionId: BigInt(request.body.predictionId),
+      });
+      return ok(presentClaim(claim));
+    },
+  );
+
+  app.get(
+    "/api/user/predictions",
+    {
+      schema: {
+        tags,
+        security,
+        querystring: PredictionsQuery,
+        response: {
+          200: okSchema(
+            Type.Object({
+              items: Type.Array(PredictionWithEvent),
+              nextCursor: Type.Union([Type.String(), Type.Null()]),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const page = await listPredictions(deps, {
+        userId: user.id,
+        status: request.query.status,
+        limit: request.query.limit ?? 20,
+        cursor: request.query.cursor,
+      });
+      return ok({
+        items: page.items.map((i) => ({ ...presentPrediction(i.prediction), event: presentEvent(i.event) })),
+        nextCursor: page.nextCursor,
+      });
+    },
+  );
+}

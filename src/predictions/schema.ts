@@ -1,0 +1,90 @@
+/** Request and response schemas of the prediction routes (SPEC §9). */
+import { Type } from "typebox";
+import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
+import { USDC_PATTERN } from "../shared/money.js";
+
+const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const IdempotencyHeaders = Type.Object({
+  "idempotency-key": Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,128}$" })),
+});
+
+export const BetBody = Type.Object(
+  {
+    eventId: Type.String({ pattern: EVENT_ID_PATTERN }),
+    market: Key,
+    outcome: Key,
+    stake: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+    expectedOdds: Type.Optional(Type.Number({ exclusiveMinimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const OnchainBetBody = Type.Object(
+  {
+    eventId: Type.String({ pattern: EVENT_ID_PATTERN }),
+    market: Key,
+    outcome: Key,
+    stakeUsdc: Type.String({ pattern: USDC_PATTERN }),
+    odds: Type.Number({ exclusiveMinimum: 1, maximum: 1_000_000 }),
+    txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),
+    chainId: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ClaimBody = Type.Object(
+  { predictionId: Type.String({ pattern: "^[1-9]\\d{0,18}$" }) },
+  { additionalProperties: false },
+);
+
+export const PREDICTION_STATUSES = ["pending", "open", "won", "lost", "void", "rejected"] as const;
+
+export const PredictionsQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal("pending"),
+        Type.Literal("open"),
+        Type.Literal("won"),
+        Type.Literal("lost"),
+        Type.Literal("void"),
+        Type.Literal("rejected"),
+      ]),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+
+export const PredictionSchema = Type.Object({
+  id: Type.String(),
+  version: Type.Integer(),
+  eventId: Type.String(),
+  market: Type.String(),
+  outcome: Type.String(),
+  odds: Type.Number(),
+  stake: Type.Optional(Type.Integer()),
+  stakeUsdc: Type.Optional(Type.String()),
+  status: Type.String(),
+  payout: Type.Optional(Nullable(Type.Integer())),
+  payoutUsdc: Type.Optional(Nullable(Type.String())),
+  claimed: Type.Boolean(),
+  placedAt: Type.String(),
+  settledAt: Nullable(Type.String()),
+  txHash: Type.Optional(Type.String()),
+  chainId: Type.Optional(Type.Integer()),
+  rejectReason: Type.Optional(Nullable(Type.String())),
+});
+
+export const PredictionWithEvent = Type.Intersect([PredictionSchema, Type.Object({ event: EventSchema })]);
+
+export const ClaimResponse = Type.Object({
+  predictionId: Type.String(),
+  payout: Type.Optional(Type.Integer()),
+  payoutUsdc: Type.Optional(Type.String()),
+  claimedAt: Type.String(),
+  balance: Type.Integer(),
+});

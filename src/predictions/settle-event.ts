@@ -1,0 +1,104 @@
+/**
+ * Settles an event once: stores its result and settles every open prediction (won / lost / void), writing the
+ * SP they earn to the ledger with the event id, so the ladders count them by kickoff. The same result again
+ * changes nothing; a different one after settlement is a 409.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { Clock } from "../clock.js";
+import type { Season } from "../competition/calendar.js";
+import type { Db, Tx } from "../db/client.js";
+import { AppError } from "../errors.js";
+import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.repository.js";
+import { appendSpEntry } from "../ledger/ledger.repository.js";
+import { lockOpenPredictionsOfEvent, markSettled, type PredictionRow } from "./predictions.repository.js";
+import {
+  creditsPayout,
+  creditsPredictionSp,
+  type EventResult,
+  settledStatus,
+  usdcPayout,
+  usdcPredictionSp,
+} from "./settlement.js";
+
+export interface SettleDeps {
+  db: Db;
+  clock: Clock;
+  season: Season;
+  spPerUsdc: number;
+}
+
+export type ResultInput =
+  | { status: "finished"; winningOutcome: string; winningOutcomes?: Record<string, string> }
+  | { status: "cancelled" };
+
+/** The stored result: winners per market. `winningOutcome` is the winner of the event's first (main) market. */
+export function toEventResult(event: EventRow, input: ResultInput): EventResult {
+  if (input.status === "cancelled") return { status: "cancelled" };
+  const markets = event.markets as StoredMarket[];
+  const winners: Record<string, string> = { ...(input.winningOutcomes ?? {}) };
+  const main = markets[0]!;
+  winners[main.key] = input.winningOutcome;
+  for (const [market, outcome] of Object.entries(winners)) {
+    const m = markets.find((x) => x.key === market);
+    if (!m?.outcomes.some((o) => o.key === outcome)) {
+      throw new AppError("VALIDATION_FAILED", `body: ${outcome} is not an outcome of market ${market}`, [
+        {
+          field: market === main.key ? "body.winningOutcome" : `body.winningOutcomes.${market}`,
+          message: "is not an outcome of this market",
+        },
+      ]);
+    }
+  }
+  return { status: "finished", winners };
+}
+
+/** Settles one open prediction against a stored result and awards its SP (idempotent per prediction). */
+export async function settlePrediction(
+  tx: Tx,
+  deps: Pick<SettleDeps, "season" | "spPerUsdc">,
+  p: PredictionRow,
+  event: Pick<EventRow, "id" | "warmup">,
+  result: EventResult,
+  now: Date,
+): Promise<void> {
+  const status = settledStatus(p, result);
+  const v1 = p.version === 1;
+  const sp = v1
+    ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
+    : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
+  await markSettled(tx, p.id, {
+    status,
+    payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
+    payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
+    settledAt: now,
+  });
+  if (sp > 0) {
+    await appendSpEntry(tx, deps.season, {
+      userId: p.userId,
+      type: v1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION",
+      amount: sp,
+      eventId: event.id,
+      externalId: `prediction:${p.id}`,
+    });
+  }
+}
+
+export async function settleEvent(
+  deps: SettleDeps,
+  input: { eventId: string; result: ResultInput },
+): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const event = await lockEvent(tx, input.eventId);
+    if (!event) throw new AppError("NOT_FOUND", `Event ${input.eventId} not found`);
+    const result = toEventResult(event, input.result);
+    if (event.result) {
+      if (isDeepStrictEqual(event.result, result)) return { event, settled: 0, alreadySettled: true };
+      throw new AppError("CONFLICT", `Event ${event.id} is already settled with a different result`);
+    }
+    const updated = await updateEvent(tx, event.id, { result, status: result.status, updatedAt: now });
+    const open = await lockOpenPredictionsOfEvent(tx, event.id);
+    for (const p of open) await settlePrediction(tx, deps, p, event, result, now);
+    return { event: updated, settled: open.length, alreadySettled: false };
+  });
+}
