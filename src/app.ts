@@ -2,6 +2,7 @@
  * buildApp(deps) → the Fastify instance with every plugin and route. The server and the tests build the same app.
  */
 import Fastify, { type FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { oidcVerifier } from "./auth/oidc.js";
 import { authRoutes } from "./auth/routes.js";
@@ -17,14 +18,20 @@ import { registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
+import { registerRateLimit } from "./http/rate-limit.js";
 import { registerSession } from "./http/session.js";
+import { leaderboardRoutes } from "./leaderboard/routes.js";
 import { chainVerifierFor } from "./predictions/chain-verifier.js";
 import { predictionRoutes } from "./predictions/routes.js";
+import { profileRoutes } from "./profile/routes.js";
+import { rewardRoutes } from "./rewards/routes.js";
 
 export interface AppDeps {
   config: Config;
   database: Database;
   clock: AdjustableClock;
+  /** Shared store for rate-limit counters; null keeps them in process memory. */
+  redis?: Redis | null;
 }
 
 declare module "fastify" {
@@ -62,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const competition: CompetitionDeps = { db, clock, season, incentiveMicro: config.protocolIncentiveMicro };
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
+  await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth, secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
@@ -74,9 +82,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       testClock: config.testClock,
       welcomeCredits: config.welcomeCredits,
       spPerUsdc: config.spPerUsdc,
+      rafflePrizeSp: config.rafflePrizeSp,
     },
   });
   await app.register(eventRoutes, { deps: { db, clock } });
+  await app.register(leaderboardRoutes, { deps: { db } });
+  await app.register(profileRoutes, { deps: competition });
+  await app.register(rewardRoutes, {
+    referrals: { db, season, rewardSp: config.referralRewardSp },
+    raffle: { db, clock, season, prizeSp: config.rafflePrizeSp },
+    daily: { db, clock, amount: config.dailyCredits },
+  });
   await app.register(predictionRoutes, {
     deps: {
       db,

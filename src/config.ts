@@ -30,6 +30,7 @@ export interface Config {
   dailyCredits: number;
   spPerUsdc: number;
   referralRewardSp: number;
+  rafflePrizeSp: number;
   /** How version-2 bets are confirmed: "none" leaves them pending, "trust" (dev only) believes the report. */
   chainVerifier: "none" | "trust";
   logLevel: string;
@@ -215,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     dailyCredits: int(env, "DAILY_CREDITS", 1000, 0, 1_000_000_000),
     spPerUsdc: int(env, "SP_PER_USDC", 100, 0, 1_000_000),
     referralRewardSp: int(env, "REFERRAL_REWARD_SP", 500, 0, 1_000_000_000),
+    rafflePrizeSp: int(env, "RAFFLE_PRIZE_SP", 1000, 0, 1_000_000_000),
     chainVerifier,
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
   };

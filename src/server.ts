@@ -1,4 +1,5 @@
 /** Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully. */
+import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
 import { AdjustableClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, database, clock: new AdjustableClock() });
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
+  const app = await buildApp({ config, database, clock: new AdjustableClock(), redis });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -25,6 +29,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down");
     await app.close();
     await database.close();
+    redis?.disconnect();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -32,6 +32,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ADMIN_TOKEN: "test-admin-token",
     JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
     TEST_CLOCK: "1",
+    // Tests fire many requests from one address; the rate-limit tests set their own small limits.
+    RATE_LIMIT_READ_PER_MIN: "1000000",
+    RATE_LIMIT_WRITE_PER_MIN: "1000000",
+    RATE_LIMIT_AUTH_PER_MIN: "1000000",
+    RATE_LIMIT_FINALIZE_PER_MIN: "1000000",
     ...overrides,
   });
 }

@@ -18,9 +18,10 @@ import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
+import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { parseUsdc } from "../shared/money.js";
 import { secretMatches } from "../shared/secrets.js";
-import { ClockBody, EventResultBody, ProtocolFeeBody, SpTransactionBody } from "./schema.js";
+import { ClockBody, EventResultBody, ProtocolFeeBody, RaffleDrawBody, SpTransactionBody } from "./schema.js";
 
 export interface AdminDeps {
   db: Db;
@@ -30,6 +31,7 @@ export interface AdminDeps {
   testClock: boolean;
   welcomeCredits: number;
   spPerUsdc: number;
+  rafflePrizeSp: number;
 }
 
 /** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
@@ -139,6 +141,45 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         result: request.body,
       });
       return ok({ event: presentEvent(event), settled, alreadySettled });
+    },
+  );
+
+  app.post(
+    "/api/admin/raffle/draw",
+    {
+      schema: {
+        tags,
+        security,
+        body: RaffleDrawBody,
+        response: {
+          200: okSchema(
+            Type.Object({
+              date: Type.String(),
+              seed: Type.String(),
+              eligibleCount: Type.Integer(),
+              winnerUserId: Type.Union([Type.String(), Type.Null()]),
+              prizeSp: Type.Integer(),
+              drawnAt: Type.String(),
+              alreadyDrawn: Type.Boolean(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { raffle, alreadyDrawn } = await drawDailyRaffle(
+        { ...deps, prizeSp: deps.rafflePrizeSp },
+        { day: request.body.date },
+      );
+      return ok({
+        date: raffle.day,
+        seed: raffle.seed,
+        eligibleCount: raffle.eligibleCount,
+        winnerUserId: raffle.winnerUserId === null ? null : String(raffle.winnerUserId),
+        prizeSp: raffle.prizeSp,
+        drawnAt: raffle.drawnAt.toISOString(),
+        alreadyDrawn,
+      });
     },
   );
 

@@ -57,3 +57,8 @@ export const EventResultBody = Type.Union([
   ),
   Type.Object({ status: Type.Literal("cancelled") }, { additionalProperties: false }),
 ]);
+
+export const RaffleDrawBody = Type.Object(
+  { date: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", format: "date" }) },
+  { additionalProperties: false },
+);

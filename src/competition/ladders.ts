@@ -35,7 +35,7 @@ import {
 } from "./competition-context.js";
 import type { FinalizeResult } from "./finalize-week.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import { cutoffSp, PAID_RANKS, withinCutoff } from "./ranking.js";
+import { cutoffSp, PAID_RANKS, pageRanks, withinCutoff } from "./ranking.js";
 
 /** The largest week index accepted anywhere (about 1,900 years of weeks): keeps dates finite. */
 export const MAX_WEEK = 100_000;
@@ -138,21 +138,19 @@ async function liveQualificationPage(
     countRanked(ctx.q, week),
     spAtPosition(ctx.q, week, cutoffRank),
   ]);
-  const rows: LadderRow[] = [];
-  if (page.length > 0) {
-    // Rank of the first row from one count; the rest follow from the page: a new SP starts at its position.
-    let rank = 1 + (await countAbove(ctx.q, week, page[0]!.sp));
-    page.forEach((r, i) => {
-      if (i > 0 && r.sp !== page[i - 1]!.sp) rank = offset + i + 1;
-      rows.push({
-        ...r,
-        rank,
-        competitiveSp: r.sp,
-        withinCutoff: withinCutoff(rank, cutoffRank),
-        prizeMicro: null,
-      });
-    });
-  }
+  const firstRank = page.length > 0 ? 1 + (await countAbove(ctx.q, week, page[0]!.sp)) : 1;
+  const ranks = pageRanks(
+    page.map((r) => r.sp),
+    offset,
+    firstRank,
+  );
+  const rows: LadderRow[] = page.map((r, i) => ({
+    ...r,
+    rank: ranks[i]!,
+    competitiveSp: r.sp,
+    withinCutoff: withinCutoff(ranks[i]!, cutoffRank),
+    prizeMicro: null,
+  }));
   return { ...base, total, cutoffSp: line, rows };
 }
 

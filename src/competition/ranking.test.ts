@@ -4,6 +4,7 @@ import {
   compareUserIds,
   cutoffSp,
   PAID_RANKS,
+  pageRanks,
   QUALIFICATION_CUTOFF,
   type RankedEntry,
   rankLadder,
@@ -194,5 +195,18 @@ describe("withinCutoff", () => {
     const ranked = rankLadder(entries);
     const inside = ranked.filter((r) => withinCutoff(r.rank, CHAMPIONS_CUTOFF)).map((r) => r.userId);
     expect(inside).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
+  });
+});
+
+describe("pageRanks", () => {
+  it("continues ranks across a page boundary inside a tie", () => {
+    // Ladder SP: 90, 80, 80, 80, 70 → ranks 1, 2, 2, 2, 5. Page offset 2, limit 3 covers 80, 80, 70.
+    expect(pageRanks([80, 80, 70], 2, 2)).toEqual([2, 2, 5]);
+  });
+  it("starts a new rank at the row's position", () => {
+    expect(pageRanks([50, 40, 40, 30], 10, 11)).toEqual([11, 12, 12, 14]);
+  });
+  it("is empty for an empty page", () => {
+    expect(pageRanks([], 0, 1)).toEqual([]);
   });
 });

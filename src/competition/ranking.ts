@@ -63,3 +63,15 @@ export function cutoffSp(ranked: readonly RankedEntry[], cutoff: number): number
 export function withinCutoff(rank: number | null, cutoff: number): boolean {
   return rank !== null && rank <= cutoff;
 }
+
+/**
+ * Ranks of one page of an ordered ladder, from the rank of its first row: a row with the previous row's SP shares
+ * its rank; a new SP starts at its 1-based position (offset + index + 1).
+ */
+export function pageRanks(sps: readonly number[], offset: number, firstRank: number): number[] {
+  const ranks: number[] = [];
+  sps.forEach((sp, i) => {
+    ranks.push(i === 0 ? firstRank : sp === sps[i - 1] ? ranks[i - 1]! : offset + i + 1);
+  });
+  return ranks;
+}

@@ -279,3 +279,13 @@ export const usdcClaims = pgTable("usdc_claims", {
   amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
   createdAt: createdAt(),
 });
+
+/** One row per drawn daily raffle: the recorded seed makes the pick verifiable. */
+export const dailyRaffles = pgTable("daily_raffles", {
+  day: text("day").primaryKey(),
+  seed: text("seed").notNull(),
+  eligibleCount: integer("eligible_count").notNull(),
+  winnerUserId: bigint("winner_user_id", { mode: "bigint" }).references(() => users.id),
+  prizeSp: integer("prize_sp").notNull(),
+  drawnAt: ts("drawn_at").notNull(),
+});

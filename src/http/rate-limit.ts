@@ -1,0 +1,57 @@
+/**
+ * Rate limits on every /api route (SPEC §6): reads per IP, writes per signed-in user (per IP when signed out),
+ * sign-in and finalize per IP with tight limits. Requests bearing the valid admin token are not limited.
+ * Counters live in Redis when REDIS_URL is set (shared by every instance), in memory otherwise. Responses carry
+ * x-ratelimit-limit / -remaining / -reset; a 429 adds retry-after and the error envelope.
+ */
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
+import { hasAdminToken } from "../admin/routes.js";
+import { SESSION_COOKIE, verifySessionToken } from "../auth/session-token.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
+
+export type RateClass = "read" | "write" | "auth" | "finalize";
+
+export function rateClassOf(request: FastifyRequest): RateClass {
+  const declared = request.routeOptions.config?.rateClass;
+  if (declared) return declared;
+  return request.method === "GET" || request.method === "HEAD" ? "read" : "write";
+}
+
+export async function registerRateLimit(
+  app: FastifyInstance,
+  opts: { config: Config; redis: Redis | null; jwtKey: Uint8Array; clock: Clock },
+): Promise<void> {
+  const { config } = opts;
+  const limits: Record<RateClass, number> = {
+    read: config.rateLimits.readPerMin,
+    write: config.rateLimits.writePerMin,
+    auth: config.rateLimits.authPerMin,
+    finalize: config.rateLimits.finalizePerMin,
+  };
+  await app.register(rateLimit, {
+    global: true,
+    timeWindow: 60_000,
+    redis: opts.redis ?? undefined,
+    nameSpace: "sp-rl:",
+    // A Redis outage must not take the API down with it: requests pass unlimited and the error is logged.
+    skipOnError: true,
+    allowList: (request) =>
+      !request.url.startsWith("/api/") || hasAdminToken(request.headers.authorization, config.adminToken),
+    keyGenerator: async (request) => {
+      const cls = rateClassOf(request);
+      if (cls === "write") {
+        const token = request.cookies?.[SESSION_COOKIE];
+        const claims = token ? await verifySessionToken(opts.jwtKey, token, opts.clock.now()) : null;
+        if (claims) return `write:user:${claims.userId}`;
+      }
+      return `${cls}:ip:${request.ip}`;
+    },
+    max: async (request) => limits[rateClassOf(request)],
+    errorResponseBuilder: (_request, context) =>
+      new AppError("RATE_LIMITED", `Too many requests; retry in ${context.after}`),
+  });
+}

@@ -1,0 +1,54 @@
+/** HTTP edge of profile statistics: GET /api/user/profile-stats (signed in). */
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import type { CompetitionDeps } from "../competition/competition-context.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { requireUser } from "../http/session.js";
+import { formatUsdc } from "../shared/money.js";
+import { presentUser, UserSchema } from "../users/presenters.js";
+import { getProfileStats } from "./profile-stats.js";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const ProfileStats = Type.Object({
+  user: UserSchema,
+  totalSp: Type.Integer(),
+  spByType: Type.Record(Type.String(), Type.Integer()),
+  predictions: Type.Object({
+    total: Type.Integer(),
+    won: Type.Integer(),
+    lost: Type.Integer(),
+    pending: Type.Integer(),
+    void: Type.Integer(),
+  }),
+  winRate: Type.Number(),
+  currentStreak: Type.Integer(),
+  bestStreak: Type.Integer(),
+  creditsBalance: Type.Integer(),
+  usdcStaked: Type.String(),
+  usdcWon: Type.String(),
+  allTimeRank: Nullable(Type.Integer()),
+  week: Type.Object({
+    week: Type.Integer(),
+    competitiveSp: Type.Integer(),
+    qualificationRank: Nullable(Type.Integer()),
+    championsRank: Nullable(Type.Integer()),
+  }),
+});
+
+export async function profileRoutes(app: FastifyInstance, opts: { deps: CompetitionDeps }) {
+  app.get(
+    "/api/user/profile-stats",
+    { schema: { tags: ["profile"], security: [{ session: [] }], response: { 200: okSchema(ProfileStats) } } },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const { usdcStakedMicro, usdcWonMicro, ...s } = await getProfileStats(opts.deps, user);
+      return ok({
+        ...s,
+        user: presentUser(s.user),
+        usdcStaked: formatUsdc(usdcStakedMicro),
+        usdcWon: formatUsdc(usdcWonMicro),
+      });
+    },
+  );
+}
