@@ -10,6 +10,7 @@ import type { AuthDeps } from "./auth/sign-in.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-context.js";
+import { LadderCache } from "./competition/ladder-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
@@ -20,6 +21,7 @@ import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { registerSession } from "./http/session.js";
+import { staticRoutes } from "./http/static.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
 import { chainVerifierFor } from "./predictions/chain-verifier.js";
 import { predictionRoutes } from "./predictions/routes.js";
@@ -66,7 +68,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
-  const competition: CompetitionDeps = { db, clock, season, incentiveMicro: config.protocolIncentiveMicro };
+  const competition: CompetitionDeps = {
+    db,
+    clock,
+    season,
+    incentiveMicro: config.protocolIncentiveMicro,
+    cache: config.rankCache ? new LadderCache(db) : null,
+  };
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
@@ -99,9 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock,
       season,
       spPerUsdc: config.spPerUsdc,
-      verifier: chainVerifierFor(config.chainVerifier),
+      verifier: chainVerifierFor(config, db, app.log),
       acceptedChainIds: config.siweChainIds,
     },
   });
+  // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
+  await app.register(staticRoutes);
   return app;
 }

@@ -2,6 +2,7 @@
  * Environment parsed and validated once at start-up. `loadConfig` returns a typed Config or throws a
  * ConfigError whose message is one line naming the variable and why it was refused.
  */
+import { isAddress } from "viem";
 import { validateSeason } from "./competition/calendar.js";
 import { parseUsdc } from "./shared/money.js";
 
@@ -31,8 +32,17 @@ export interface Config {
   spPerUsdc: number;
   referralRewardSp: number;
   rafflePrizeSp: number;
-  /** How version-2 bets are confirmed: "none" leaves them pending, "trust" (dev only) believes the report. */
-  chainVerifier: "none" | "trust";
+  /**
+   * How version-2 bets are confirmed: "none" leaves them pending, "trust" (dev only) believes the report, "rpc"
+   * reads the transaction receipt from `chain`.
+   */
+  chainVerifier: "none" | "trust" | "rpc";
+  /** The chain read by the RPC verifier and the fee indexer; null when neither is on. */
+  chain: ChainConfig | null;
+  /** The FeeCollected indexer; null when FEE_INDEXER=off. */
+  feeIndexer: { fromBlock: bigint; blockRange: number } | null;
+  /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
+  rankCache: boolean;
   logLevel: string;
 }
 
@@ -66,6 +76,13 @@ function int(env: Env, name: string, dflt: number, min: number, max: number): nu
   const n = Number(raw);
   if (n < min || n > max) fail(name, `must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function onOff(env: Env, name: string, dflt: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return dflt;
+  if (raw !== "on" && raw !== "off") fail(name, `must be on or off, got "${raw}"`);
+  return raw === "on";
 }
 
 function isoInstant(env: Env, name: string, dflt: string | undefined): Date {
@@ -104,6 +121,48 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(u.protocol)) fail(name, `must use ${protocols.join(" or ")}`);
   return raw;
+}
+
+export interface ChainConfig {
+  rpcUrl: string;
+  chainId: number;
+  /** Lower-case address of the betting contract. */
+  contract: `0x${string}`;
+  /** A block counts once it has this many confirmations (its own block counts as one). */
+  confirmations: number;
+  /** Pause between two runs of the chain jobs (pending-bet re-check, fee indexer). */
+  pollMs: number;
+}
+
+/**
+ * CHAIN_* and BETTING_CONTRACT_ADDRESS: required when the RPC verifier or the fee indexer is on, otherwise null
+ * (still validated when given). The RPC verifier's chain must be one bets may be reported on.
+ */
+function chainConfig(
+  env: Env,
+  use: { verifier: boolean; indexer: boolean; acceptedChainIds: number[] },
+): ChainConfig | null {
+  const why = "is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on";
+  const rpcUrl = url(env, "CHAIN_RPC_URL", ["http:", "https:"]);
+  const address = str(env, "BETTING_CONTRACT_ADDRESS");
+  if (address !== undefined && !isAddress(address)) {
+    fail(
+      "BETTING_CONTRACT_ADDRESS",
+      `must be a 0x address (checksummed when mixed-case), got ${quote(address)}`,
+    );
+  }
+  const chainId = int(env, "CHAIN_ID", 0, 1, Number.MAX_SAFE_INTEGER);
+  const confirmations = int(env, "CHAIN_CONFIRMATIONS", 3, 1, 10_000);
+  const pollMs = int(env, "CHAIN_POLL_MS", 5000, 100, 3_600_000);
+  if (!use.verifier && !use.indexer) return null;
+  if (rpcUrl === null) fail("CHAIN_RPC_URL", why);
+  if (address === undefined) fail("BETTING_CONTRACT_ADDRESS", why);
+  if (str(env, "CHAIN_ID") === undefined) fail("CHAIN_ID", why);
+  if (use.verifier && !use.acceptedChainIds.includes(chainId)) {
+    const ids = use.acceptedChainIds.join(",");
+    fail("CHAIN_ID", `must be one of SIWE_CHAIN_IDS (${ids}) so bets on it can be reported`);
+  }
+  return { rpcUrl, chainId, contract: address.toLowerCase() as `0x${string}`, confirmations, pollMs };
 }
 
 /** Parses and validates the environment. Throws ConfigError (one line) on the first bad variable. */
@@ -182,11 +241,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (testClock && production) fail("TEST_CLOCK", "must not be enabled in production");
 
   const chainVerifier = str(env, "CHAIN_VERIFIER") ?? "none";
-  if (chainVerifier !== "none" && chainVerifier !== "trust") {
-    fail("CHAIN_VERIFIER", `must be none or trust, got "${chainVerifier}"`);
+  if (chainVerifier !== "none" && chainVerifier !== "trust" && chainVerifier !== "rpc") {
+    fail("CHAIN_VERIFIER", `must be none, trust or rpc, got "${chainVerifier}"`);
   }
   if (chainVerifier === "trust" && production)
     fail("CHAIN_VERIFIER", "trust is a development verifier, refused in production");
+  const feeIndexerOn = onOff(env, "FEE_INDEXER", false);
+  const chain = chainConfig(env, {
+    verifier: chainVerifier === "rpc",
+    indexer: feeIndexerOn,
+    acceptedChainIds: siweChainIds.map(Number),
+  });
 
   return {
     env: nodeEnv as Config["env"],
@@ -218,6 +283,14 @@ export function loadConfig(env: Env = process.env): Config {
     referralRewardSp: int(env, "REFERRAL_REWARD_SP", 500, 0, 1_000_000_000),
     rafflePrizeSp: int(env, "RAFFLE_PRIZE_SP", 1000, 0, 1_000_000_000),
     chainVerifier,
+    chain,
+    feeIndexer: feeIndexerOn
+      ? {
+          fromBlock: BigInt(int(env, "FEE_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER)),
+          blockRange: int(env, "FEE_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000),
+        }
+      : null,
+    rankCache: onOff(env, "RANK_CACHE", true),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
   };
 }

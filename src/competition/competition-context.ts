@@ -7,14 +7,10 @@ import type { Clock } from "../clock.js";
 import type { Db, Queryable } from "../db/client.js";
 import { sumFees } from "../fees/fees.repository.js";
 import type { Season } from "./calendar.js";
-import {
-  finalizedWeeks,
-  liveSpOfUsers,
-  liveTopWithTies,
-  snapshotTop,
-  storedEligibility,
-} from "./competition.repository.js";
+import { finalizedWeeks, snapshotTop, storedEligibility } from "./competition.repository.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
+import type { LadderCache } from "./ladder-cache.js";
+import { cachedLadder, type LiveLadder, sqlLadder } from "./live-ladder.js";
 import { estimatePool, feeWindow, type PoolEstimate } from "./pool.js";
 import { CHAMPIONS_CUTOFF, QUALIFICATION_CUTOFF, type RankedEntry, rankLadder } from "./ranking.js";
 
@@ -23,6 +19,8 @@ export interface CompetitionDeps {
   clock: Clock;
   season: Season;
   incentiveMicro: bigint;
+  /** In-memory ranks of live weeks; null reads every rank from SQL. */
+  cache?: LadderCache | null;
 }
 
 export interface ReadContext {
@@ -32,6 +30,7 @@ export interface ReadContext {
   finalized: Set<number>;
   eligibility: Map<number, Promise<Map<string, EligibleVia>>>;
   champions: Map<number, Promise<RankedEntry[]>>;
+  ladders: Map<number, Promise<LiveLadder>>;
 }
 
 export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db): Promise<ReadContext> {
@@ -42,7 +41,16 @@ export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db)
     finalized: await finalizedWeeks(q),
     eligibility: new Map(),
     champions: new Map(),
+    ladders: new Map(),
   };
+}
+
+/** Week W's live ladder: from the rank cache, or from SQL inside a transaction (whose snapshot must rule). */
+export function liveLadder(ctx: ReadContext, week: number): Promise<LiveLadder> {
+  return memo(ctx.ladders, week, async () => {
+    const cache = ctx.deps.cache;
+    return cache && ctx.q === ctx.deps.db ? cachedLadder(await cache.week(week)) : sqlLadder(ctx.q, week);
+  });
 }
 
 function memo<T>(cache: Map<number, Promise<T>>, key: number, make: () => Promise<T>): Promise<T> {
@@ -61,6 +69,9 @@ export function eligibilityFor(ctx: ReadContext, week: number): Promise<Map<stri
     const source = week - 1;
     if (ctx.finalized.has(source)) return storedEligibility(ctx.q, week);
     const qualification = await qualificationTop(ctx, source);
+    // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
+    // (otherwise a far-future week walks back through every empty week, one round of queries each).
+    if (qualification.length === 0) return new Map();
     const eligibleThisWeek = await eligibilityFor(ctx, source);
     const champions = source >= 1 ? await championsLadder(ctx, source) : null;
     return nextWeekEligibility({
@@ -79,7 +90,7 @@ export async function qualificationTop(ctx: ReadContext, week: number): Promise<
     return top.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
   }
   // A prefix of the ladder order ranks exactly as the whole ladder does.
-  return rankLadder(await liveTopWithTies(ctx.q, week, QUALIFICATION_CUTOFF));
+  return rankLadder(await (await liveLadder(ctx, week)).topWithTies(QUALIFICATION_CUTOFF));
 }
 
 /** The whole Champions ladder of week W ≥ 1 (eligible players with SP > 0), finalized or live. */
@@ -87,11 +98,12 @@ export function championsLadder(ctx: ReadContext, week: number): Promise<RankedE
   return memo(ctx.champions, week, async () => {
     if (week < 1) return [];
     if (ctx.finalized.has(week)) {
-      const all = await snapshotTop(ctx.q, week, "champions", Number.MAX_SAFE_INTEGER);
+      // Every rank: the largest value of the integer `rank` column (a larger bound is a SQL range error).
+      const all = await snapshotTop(ctx.q, week, "champions", 2_147_483_647);
       return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
     }
     const eligible = await eligibilityFor(ctx, week);
-    return rankLadder(await liveSpOfUsers(ctx.q, week, [...eligible.keys()]));
+    return rankLadder(await (await liveLadder(ctx, week)).spOfUsers([...eligible.keys()]));
   });
 }
 

@@ -65,8 +65,9 @@ export async function countRanked(q: Queryable, week: number): Promise<number> {
 export async function spAtPosition(q: Queryable, week: number, position: number): Promise<number | null> {
   const [r] = await rows<{ sp: string }>(
     q,
-    sql`select sp::text as sp from week_user_sp where week = ${week} and sp > 0
-        order by sp desc, user_id asc offset ${position - 1} limit 1`,
+    // Qualified: a bare `sp` in ORDER BY would be the text output column and sort "900" above "2000".
+    sql`select w.sp::text as sp from week_user_sp w where w.week = ${week} and w.sp > 0
+        order by w.sp desc, w.user_id asc offset ${position - 1} limit 1`,
   );
   return r ? Number(r.sp) : null;
 }
@@ -299,4 +300,38 @@ export async function insertEligibility(
         select ${week}, t.user_id, t.via, ${sourceWeek}
         from unnest(${intArray([...eligible.keys()], "bigint")}, ${vias}::text[]) as t(user_id, via)`,
   );
+}
+
+/**
+ * The rank change feed: every (week, user, sp) row changed by a transaction with id ≥ `sinceXid`, plus the new
+ * watermark, read in ONE statement (one snapshot): every transaction older than the returned xmin has finished
+ * and is visible here, so reading from it next time misses nothing. Rows may repeat; values are absolute.
+ */
+export async function rankChangesSince(
+  q: Queryable,
+  sinceXid: string | null,
+): Promise<{ xmin: string; changes: Array<{ week: number; userId: number; sp: number }> }> {
+  const found = await rows<{ xmin: string; week: number | null; user_id: string | null; sp: string | null }>(
+    q,
+    sinceXid === null
+      ? sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, null as week, null as user_id, null as sp`
+      : sql`with s as (select pg_snapshot_xmin(pg_current_snapshot()) as x)
+            select s.x::text as xmin, w.week, w.user_id::text as user_id, w.sp::text as sp
+            from s left join week_user_sp w on w.changed_xid >= ${sinceXid}::xid8`,
+  );
+  return {
+    xmin: found[0]!.xmin,
+    changes: found
+      .filter((r) => r.user_id !== null)
+      .map((r) => ({ week: Number(r.week), userId: Number(r.user_id), sp: Number(r.sp) })),
+  };
+}
+
+/** Every ranked (SP > 0) player of week W with their SP, in no particular order (the cache sorts). */
+export async function loadWeekSp(q: Queryable, week: number): Promise<Array<{ userId: number; sp: number }>> {
+  const found = await rows<{ user_id: string; sp: string }>(
+    q,
+    sql`select user_id::text as user_id, sp::text as sp from week_user_sp where week = ${week} and sp > 0`,
+  );
+  return found.map((r) => ({ userId: Number(r.user_id), sp: Number(r.sp) }));
 }

@@ -61,7 +61,7 @@ export async function finalizeWeek(
   if (now.getTime() < weekBounds(deps.season, week).end.getTime()) {
     throw new AppError("WEEK_NOT_ENDED", `Week ${week} has not ended yet`);
   }
-  return deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     if (week >= 1 && !(await findFinalizedWeek(tx, week - 1))) {
       throw new AppError("PREVIOUS_WEEK_NOT_FINALIZED", `Finalize week ${week - 1} first`);
     }
@@ -72,6 +72,8 @@ export async function finalizeWeek(
     }
     const ctx = await readContext(deps, tx);
     ctx.now = now;
+    // Our own claim row is already in competition_weeks, but week W has no snapshot yet: rank it live.
+    ctx.finalized.delete(week);
 
     const participants = await snapshotQualification(tx, week, CUTOFFS.qualification);
     const qualification = await qualificationTop(ctx, week);
@@ -143,4 +145,7 @@ export async function finalizeWeek(
     await completeFinalization(tx, week, estimate.estimatedMicro, result);
     return { ...result, alreadyFinalized: false };
   });
+  // This week is now served from its snapshot; its live ranks need not stay in memory.
+  deps.cache?.drop(week);
+  return result;
 }

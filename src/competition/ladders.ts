@@ -13,22 +13,13 @@ import {
   weekLabel,
   weekRail,
 } from "./calendar.js";
-import {
-  countAbove,
-  countRanked,
-  findFinalizedWeek,
-  type Ladder,
-  liveLadderPage,
-  liveSpOf,
-  snapshotPage,
-  snapshotRowOf,
-  spAtPosition,
-} from "./competition.repository.js";
+import { findFinalizedWeek, type Ladder, snapshotPage, snapshotRowOf } from "./competition.repository.js";
 import {
   type CompetitionDeps,
   CUTOFFS,
   championsLadder,
   eligibilityFor,
+  liveLadder,
   poolEstimateFor,
   type ReadContext,
   readContext,
@@ -133,24 +124,36 @@ async function liveQualificationPage(
   base: Omit<LadderPage, "total" | "cutoffSp" | "rows">,
 ): Promise<LadderPage> {
   const { week, offset, limit, cutoffRank } = base;
+  const ladder = await liveLadder(ctx, week);
   const [page, total, line] = await Promise.all([
-    liveLadderPage(ctx.q, week, offset, limit),
-    countRanked(ctx.q, week),
-    spAtPosition(ctx.q, week, cutoffRank),
+    ladder.page(offset, limit),
+    ladder.total(),
+    ladder.spAtPosition(cutoffRank),
   ]);
-  const firstRank = page.length > 0 ? 1 + (await countAbove(ctx.q, week, page[0]!.sp)) : 1;
+  const [firstAbove, users] = await Promise.all([
+    page.length > 0 ? ladder.countAbove(page[0]!.sp) : 0,
+    findUsersByIds(
+      ctx.q,
+      page.map((r) => BigInt(r.userId)),
+    ),
+  ]);
   const ranks = pageRanks(
     page.map((r) => r.sp),
     offset,
-    firstRank,
+    1 + firstAbove,
   );
-  const rows: LadderRow[] = page.map((r, i) => ({
-    ...r,
-    rank: ranks[i]!,
-    competitiveSp: r.sp,
-    withinCutoff: withinCutoff(ranks[i]!, cutoffRank),
-    prizeMicro: null,
-  }));
+  const rows: LadderRow[] = page.map((r, i) => {
+    const u = users.get(r.userId)!;
+    return {
+      rank: ranks[i]!,
+      userId: r.userId,
+      displayName: u.displayName,
+      wallet: u.wallet,
+      competitiveSp: r.sp,
+      withinCutoff: withinCutoff(ranks[i]!, cutoffRank),
+      prizeMicro: null,
+    };
+  });
   return { ...base, total, cutoffSp: line, rows };
 }
 
@@ -220,8 +223,9 @@ export async function getMyStatus(
     qualRank = row?.rank ?? null;
     sp = row?.sp ?? 0;
   } else {
-    sp = await liveSpOf(ctx.q, week, userId);
-    qualRank = sp > 0 ? 1 + (await countAbove(ctx.q, week, sp)) : null;
+    const ladder = await liveLadder(ctx, week);
+    sp = await ladder.spOf(userId);
+    qualRank = sp > 0 ? 1 + (await ladder.countAbove(sp)) : null;
   }
 
   const enabled = isChampionsEnabled(week);

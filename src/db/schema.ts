@@ -7,6 +7,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -16,6 +17,9 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+
+/** PostgreSQL's 64-bit transaction id: orders changes by the transaction that made them. */
+const xid8 = customType<{ data: string }>({ dataType: () => "xid8" });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -109,10 +113,13 @@ export const weekUserSp = pgTable(
       .notNull()
       .references(() => users.id),
     sp: bigint("sp", { mode: "number" }).notNull(),
+    /** Transaction that last changed the row: the rank caches of every instance follow changes by it. */
+    changedXid: xid8("changed_xid").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     primaryKey({ columns: [t.week, t.userId] }),
     index("week_user_sp_rank_idx").on(t.week, t.sp.desc(), t.userId),
+    index("week_user_sp_changed_idx").on(t.changedXid),
   ],
 );
 
@@ -250,6 +257,8 @@ export const predictions = pgTable(
     settledAt: ts("settled_at"),
     txHash: text("tx_hash"),
     chainId: integer("chain_id"),
+    /** v2: index of the BetPlaced log that backs the prediction, set when the RPC verifier confirms it. */
+    logIndex: integer("log_index"),
     rejectReason: text("reject_reason"),
     idempotencyKey: text("idempotency_key"),
     /** v1: the credits balance right after the stake, so an idempotent replay returns the first answer. */
@@ -259,6 +268,8 @@ export const predictions = pgTable(
     index("predictions_user_idx").on(t.userId, t.id),
     index("predictions_event_idx").on(t.eventId, t.status),
     uniqueIndex("predictions_tx_hash_key").on(t.txHash),
+    uniqueIndex("predictions_chain_tx_log_key").on(t.chainId, t.txHash, t.logIndex),
+    index("predictions_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`),
     uniqueIndex("predictions_idempotency_key").on(t.userId, t.version, t.idempotencyKey),
     check("predictions_status_check", sql`${t.status} in ('pending','open','won','lost','void','rejected')`),
     check(
@@ -288,4 +299,14 @@ export const dailyRaffles = pgTable("daily_raffles", {
   winnerUserId: bigint("winner_user_id", { mode: "bigint" }).references(() => users.id),
   prizeSp: integer("prize_sp").notNull(),
   drawnAt: ts("drawn_at").notNull(),
+});
+
+/**
+ * Progress of the chain indexers: per cursor name (e.g. "fees:<chainId>:<contract>"), the first block not yet
+ * indexed. Advanced in the same transaction as the rows indexed from the blocks before it.
+ */
+export const chainCursors = pgTable("chain_cursors", {
+  name: text("name").primaryKey(),
+  nextBlock: bigint("next_block", { mode: "bigint" }).notNull(),
+  updatedAt: ts("updated_at").notNull(),
 });

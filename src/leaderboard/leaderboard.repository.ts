@@ -30,7 +30,7 @@ export async function totalsPage(q: Queryable, offset: number, limit: number): P
   const found = await rows<RawTotalRow>(
     q,
     sql`select id::text as user_id, display_name, wallet, total_sp::text as total_sp from users
-        where total_sp > 0 order by total_sp desc, id asc offset ${offset} limit ${limit}`,
+        where total_sp > 0 order by users.total_sp desc, users.id asc offset ${offset} limit ${limit}`,
   );
   return found.map(toRow);
 }

@@ -62,7 +62,8 @@ async function addWeekSp(
   for (const d of deltas) {
     await tx.execute(sql`
       insert into week_user_sp (week, user_id, sp) values (${week}, ${d.userId}, ${d.amount})
-      on conflict (week, user_id) do update set sp = week_user_sp.sp + excluded.sp`);
+      on conflict (week, user_id) do update
+        set sp = week_user_sp.sp + excluded.sp, changed_xid = pg_current_xact_id()`);
   }
 }
 

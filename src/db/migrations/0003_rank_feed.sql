@@ -1,0 +1,2 @@
+ALTER TABLE "week_user_sp" ADD COLUMN "changed_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
+CREATE INDEX "week_user_sp_changed_idx" ON "week_user_sp" USING btree ("changed_xid");
