@@ -15,6 +15,7 @@ import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
+import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
@@ -22,6 +23,7 @@ import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { registerSession } from "./http/session.js";
 import { staticRoutes } from "./http/static.js";
+import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
 import { chainVerifierFor } from "./predictions/chain-verifier.js";
 import { predictionRoutes } from "./predictions/routes.js";
@@ -49,8 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: { level: config.logLevel },
     bodyLimit: 64 * 1024,
     trustProxy: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
   });
+  registerValidation(app);
 
   registerEnvelope(app);
   registerMetrics(app);
@@ -79,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
   await app.register(healthRoutes, { ping: database.ping });
+  if (config.benchCeiling) await app.register(benchCeilingRoute);
   await app.register(authRoutes, { auth, secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
   await app.register(adminRoutes, {

@@ -43,6 +43,8 @@ export interface Config {
   feeIndexer: { fromBlock: bigint; blockRange: number } | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
   rankCache: boolean;
+  /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
+  benchCeiling: boolean;
   logLevel: string;
 }
 
@@ -272,10 +274,10 @@ export function loadConfig(env: Env = process.env): Config {
     appOrigins,
     testClock,
     rateLimits: {
-      readPerMin: int(env, "RATE_LIMIT_READ_PER_MIN", 300, 1, 1_000_000),
-      writePerMin: int(env, "RATE_LIMIT_WRITE_PER_MIN", 60, 1, 1_000_000),
-      authPerMin: int(env, "RATE_LIMIT_AUTH_PER_MIN", 20, 1, 1_000_000),
-      finalizePerMin: int(env, "RATE_LIMIT_FINALIZE_PER_MIN", 10, 1, 1_000_000),
+      readPerMin: int(env, "RATE_LIMIT_READ_PER_MIN", 300, 1, 1_000_000_000),
+      writePerMin: int(env, "RATE_LIMIT_WRITE_PER_MIN", 60, 1, 1_000_000_000),
+      authPerMin: int(env, "RATE_LIMIT_AUTH_PER_MIN", 20, 1, 1_000_000_000),
+      finalizePerMin: int(env, "RATE_LIMIT_FINALIZE_PER_MIN", 10, 1, 1_000_000_000),
     },
     welcomeCredits: int(env, "WELCOME_CREDITS", 1000, 0, 1_000_000_000),
     dailyCredits: int(env, "DAILY_CREDITS", 1000, 0, 1_000_000_000),
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : null,
     rankCache: onOff(env, "RANK_CACHE", true),
+    benchCeiling: onOff(env, "BENCH_CEILING", false),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
   };
 }

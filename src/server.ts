@@ -1,6 +1,8 @@
 /** Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully. */
 import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
+import { startChainJobs } from "./chain/chain-jobs.js";
+import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
@@ -20,13 +22,16 @@ async function main(): Promise<void> {
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : null;
-  const app = await buildApp({ config, database, clock: new AdjustableClock(), redis });
+  const clock = new AdjustableClock();
+  const app = await buildApp({ config, database, clock, redis });
+  let chainJobs: RunningJobs | null = null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down");
+    await chainJobs?.stop();
     await app.close();
     await database.close();
     redis?.disconnect();
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
+  chainJobs = startChainJobs({ config, database, clock, log: app.log });
   app.log.info(`database: ${database.engine}${database.engine === "pglite" ? ` in ${config.dataDir}` : ""}`);
 }
 

@@ -3,13 +3,14 @@ import { type Static, Type } from "typebox";
 import type { SP_TYPES } from "../competition/competitive-sp.js";
 import { EVENT_ID_PATTERN } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
+import { IdString, InstantString } from "../shared/schema-types.js";
 
 export const WALLET_PATTERN = "^0x[0-9a-fA-F]{40}$";
 
 export const SpTransactionBody = Type.Object(
   {
     wallet: Type.Optional(Type.String({ pattern: WALLET_PATTERN })),
-    userId: Type.Optional(Type.String({ pattern: "^[1-9]\\d{0,18}$" })),
+    userId: Type.Optional(IdString()),
     type: Type.Union([
       Type.Literal("PREDICTION"),
       Type.Literal("WARMUP_PREDICTION"),
@@ -32,13 +33,13 @@ export const ProtocolFeeBody = Type.Object(
     txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),
     logIndex: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     amountUsdc: Type.String({ pattern: USDC_PATTERN }),
-    occurredAt: Type.String({ format: "date-time" }),
+    occurredAt: InstantString(),
   },
   { additionalProperties: false },
 );
 
 export const ClockBody = Type.Object(
-  { now: Type.Union([Type.String({ format: "date-time" }), Type.Null()]) },
+  { now: Type.Union([InstantString(), Type.Null()]) },
   { additionalProperties: false },
 );
 

@@ -107,3 +107,19 @@ export function intArray(values: ReadonlyArray<string | number | bigint>, type: 
   const literal = `{${values.join(",")}}`;
   return type === "bigint" ? sql`${literal}::bigint[]` : sql`${literal}::int[]`;
 }
+
+/**
+ * Runs `work` in a savepoint (a transaction when `q` is the database itself) and turns a unique violation into
+ * `null`: the surrounding transaction stays usable, which PostgreSQL does not allow after a bare failed statement.
+ */
+export async function unlessUniqueViolation<T>(
+  q: Queryable,
+  work: (sp: Tx) => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await q.transaction(work);
+  } catch (err) {
+    if (pgErrorCode(err) === "23505") return null;
+    throw err;
+  }
+}

@@ -4,17 +4,38 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../shared/cursor.js";
 import { type EventRow, findEvent, listOpenEvents } from "./events.repository.js";
+import { EVENT_ID_PATTERN } from "./schema.js";
 
 interface EventCursor {
   k: string;
   i: string;
 }
-const isEventCursor = (v: unknown): v is EventCursor =>
-  typeof v === "object" &&
-  v !== null &&
-  typeof (v as EventCursor).k === "string" &&
-  !Number.isNaN(Date.parse((v as EventCursor).k)) &&
-  typeof (v as EventCursor).i === "string";
+const EVENT_ID_RE = new RegExp(EVENT_ID_PATTERN);
+
+/** An instant PostgreSQL can store (years 1..9999); JavaScript dates reach much further. */
+const isStorable = (d: Date) =>
+  !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999;
+
+/** Only what this endpoint issues: `k` an ISO instant as toISOString() writes it, `i` an event id. */
+const isEventCursor = (v: unknown): v is EventCursor => {
+  if (typeof v !== "object" || v === null) return false;
+  const { k, i } = v as Partial<EventCursor>;
+  if (typeof k !== "string" || typeof i !== "string" || !EVENT_ID_RE.test(i)) return false;
+  const d = new Date(k);
+  return isStorable(d) && d.toISOString() === k;
+};
+
+/** A `from` / `to` filter as a Date; the schema checked its format, this refuses instants no column holds. */
+function filterInstant(name: "from" | "to", value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const d = new Date(value);
+  if (!isStorable(d)) {
+    throw new AppError("VALIDATION_FAILED", `query.${name} is not a valid instant`, [
+      { field: `query.${name}`, message: "is not a valid instant" },
+    ]);
+  }
+  return d;
+}
 
 export async function listAvailableEvents(
   deps: { db: Db; clock: Clock },
@@ -25,8 +46,8 @@ export async function listAvailableEvents(
     now: deps.clock.now(),
     sport: input.sport,
     league: input.league,
-    from: input.from ? new Date(input.from) : undefined,
-    to: input.to ? new Date(input.to) : undefined,
+    from: filterInstant("from", input.from),
+    to: filterInstant("to", input.to),
     after: after ? { kickoffAt: new Date(after.k), id: after.i } : undefined,
     limit: input.limit + 1,
   });

@@ -1,5 +1,6 @@
 /** Schemas of events: the admin upsert body, ids in paths, and the event object served to players. */
 import { type Static, Type } from "typebox";
+import { InstantString } from "../shared/schema-types.js";
 
 export const EVENT_ID_PATTERN = "^[A-Za-z0-9_.:-]{1,64}$";
 const KEY_PATTERN = "^[A-Za-z0-9_.-]{1,32}$";
@@ -17,7 +18,7 @@ export const EventUpsertBody = Type.Object(
     league: Name,
     homeTeam: Name,
     awayTeam: Name,
-    kickoffAt: Type.String({ format: "date-time" }),
+    kickoffAt: InstantString(),
     warmup: Type.Optional(Type.Boolean()),
     status: Type.Optional(
       Type.Union([
@@ -79,8 +80,8 @@ export const AvailableEventsQuery = Type.Object(
   {
     sport: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     league: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    from: Type.Optional(Type.String({ format: "date-time" })),
-    to: Type.Optional(Type.String({ format: "date-time" })),
+    from: Type.Optional(InstantString()),
+    to: Type.Optional(InstantString()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   },

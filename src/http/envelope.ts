@@ -64,9 +64,15 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "VALIDATION_FAILED",
 };
 
-/** Installs the error and not-found handlers that give every failure the error envelope. */
+/**
+ * Installs the error and not-found handlers that give every failure the error envelope, and refuses non-JSON
+ * request bodies (415).
+ */
 export function registerEnvelope(app: FastifyInstance): void {
   app.addSchema(ErrorEnvelope);
+  // The API speaks JSON only: without Fastify's default text/plain parser, a text body gets the 415 envelope
+  // (FST_ERR_CTP_INVALID_MEDIA_TYPE) instead of reaching the routes as a string.
+  app.removeContentTypeParser("text/plain");
 
   app.setNotFoundHandler((request, reply) => {
     reply

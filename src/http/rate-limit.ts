@@ -1,6 +1,7 @@
 /**
  * Rate limits on every /api route (SPEC §6): reads per IP, writes per signed-in user (per IP when signed out),
- * sign-in and finalize per IP with tight limits. Requests bearing the valid admin token are not limited.
+ * sign-in and finalize per IP with tight limits. Requests bearing the valid admin token are not limited. The check
+ * runs before any route's own hooks, so requests those hooks refuse (wrong secret or admin token) count too.
  * Counters live in Redis when REDIS_URL is set (shared by every instance), in memory otherwise. Responses carry
  * x-ratelimit-limit / -remaining / -reset; a 429 adds retry-after and the error envelope.
  */
@@ -33,7 +34,9 @@ export async function registerRateLimit(
     finalize: config.rateLimits.finalizePerMin,
   };
   await app.register(rateLimit, {
-    global: true,
+    // Not per route: the plugin would append its check after a route's own onRequest hooks, so a wrong finalize
+    // secret or admin token (rejected by those hooks) would never be counted. One root hook, below, runs first.
+    global: false,
     timeWindow: 60_000,
     redis: opts.redis ?? undefined,
     nameSpace: "sp-rl:",
@@ -54,4 +57,5 @@ export async function registerRateLimit(
     errorResponseBuilder: (_request, context) =>
       new AppError("RATE_LIMITED", `Too many requests; retry in ${context.after}`),
   });
+  app.addHook("onRequest", app.rateLimit());
 }

@@ -26,13 +26,9 @@ export async function getAllTimePage(
   return { total, rows: page.map((r, i) => ({ ...r, rank: ranks[i]! })) };
 }
 
-/** Largest user id the database can hold (bigint); a larger one names nobody. */
-const MAX_USER_ID = 2n ** 63n - 1n;
-
-/** One user's all-time row; rank null at 0 SP or below. NOT_FOUND for an unknown user. */
+/** One user's all-time row; rank null at 0 SP or below. */
 export async function getAllTimeRow(deps: { db: Db }, userId: bigint): Promise<RankedTotal> {
-  // Checked before the query: PostgreSQL would refuse an out-of-range bigint with an error (a 500).
-  const row = userId > MAX_USER_ID ? null : await totalRowOf(deps.db, userId);
+  const row = await totalRowOf(deps.db, userId);
   if (!row) throw new AppError("NOT_FOUND", `User ${userId} not found`);
   const rank = row.totalSp > 0 ? 1 + (await countUsersAbove(deps.db, row.totalSp)) : null;
   return { ...row, rank };

@@ -219,8 +219,16 @@ describe("GET /api/leaderboard/user-row", () => {
       await get(t, "/api/leaderboard/user-row?userId=99999999999999999999"),
       "query.userId",
     );
-    // 19 digits but above the largest bigint id (2^63 − 1 = 9223372036854775807): nobody, never a 500.
-    expectError(await get(t, "/api/leaderboard/user-row?userId=9999999999999999999"), 404, "NOT_FOUND");
+    // 19 digits but above the largest bigint id (2^63 − 1 = 9223372036854775807): a 400, never a 500.
+    expectValidationFailed(
+      await get(t, "/api/leaderboard/user-row?userId=9223372036854775808"),
+      "query.userId",
+    );
+    expectValidationFailed(
+      await get(t, "/api/leaderboard/user-row?userId=9999999999999999999"),
+      "query.userId",
+    );
+    // The largest id itself is valid, and unknown.
     expectError(await get(t, "/api/leaderboard/user-row?userId=9223372036854775807"), 404, "NOT_FOUND");
   });
 });

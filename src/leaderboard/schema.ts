@@ -1,5 +1,6 @@
 /** Schemas of the general leaderboard routes. */
 import { Type } from "typebox";
+import { IdString } from "../shared/schema-types.js";
 
 export const LeaderboardQuery = Type.Object(
   {
@@ -9,7 +10,7 @@ export const LeaderboardQuery = Type.Object(
   { additionalProperties: false },
 );
 export const UserRowQuery = Type.Object(
-  { userId: Type.Optional(Type.String({ pattern: "^[1-9]\\d{0,18}$" })) },
+  { userId: Type.Optional(IdString()) },
   { additionalProperties: false },
 );
 export const TopPointsQuery = Type.Object(

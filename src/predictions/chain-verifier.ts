@@ -1,8 +1,14 @@
 /**
  * The chain verifier: confirms that a reported version-2 bet happened on-chain as reported. One interface, several
- * implementations: "none" (bets stay pending until a real verifier runs) and "trust" (development only: believes
- * the report). The RPC verifier reading transaction receipts plugs in here.
+ * implementations: "none" (bets stay pending until a real verifier runs), "trust" (development only: believes
+ * the report) and "rpc" (reads the transaction receipt from a node: src/chain/rpc-verifier.ts).
  */
+import { createChainClient } from "../chain/chain-client.js";
+import { createRpcVerifier } from "../chain/rpc-verifier.js";
+import type { Config } from "../config.js";
+import type { Queryable } from "../db/client.js";
+import { findEvent, type StoredMarket } from "../events/events.repository.js";
+
 export interface BetReport {
   chainId: number;
   txHash: string;
@@ -14,8 +20,9 @@ export interface BetReport {
   oddsMilli: bigint;
 }
 
+/** `logIndex`: the log that backs a confirmed bet, when the verifier knows it. */
 export type Verification =
-  | { status: "confirmed" }
+  | { status: "confirmed"; logIndex?: number }
   | { status: "pending" }
   | { status: "rejected"; reason: string };
 
@@ -23,9 +30,33 @@ export interface ChainVerifier {
   verify(report: BetReport): Promise<Verification>;
 }
 
+/** Where a verifier reports trouble it answers "pending" for (an unreachable node); pino-compatible. */
+export interface VerifierLog {
+  warn(details: object, message: string): void;
+}
+
 export const pendingVerifier: ChainVerifier = { verify: async () => ({ status: "pending" }) };
 export const trustVerifier: ChainVerifier = { verify: async () => ({ status: "confirmed" }) };
 
-export function chainVerifierFor(kind: "none" | "trust"): ChainVerifier {
-  return kind === "trust" ? trustVerifier : pendingVerifier;
+/** The verifier CHAIN_VERIFIER names; "rpc" reads events (kickoff, outcome order) from `db`. */
+export function chainVerifierFor(
+  config: Pick<Config, "chainVerifier" | "chain">,
+  db: Queryable,
+  log?: VerifierLog,
+): ChainVerifier {
+  if (config.chainVerifier === "trust") return trustVerifier;
+  if (config.chainVerifier !== "rpc") return pendingVerifier;
+  const chain = config.chain;
+  if (!chain) throw new Error("CHAIN_VERIFIER=rpc needs the chain configuration");
+  return createRpcVerifier({
+    client: createChainClient(chain.rpcUrl),
+    chainId: chain.chainId,
+    contract: chain.contract,
+    confirmations: chain.confirmations,
+    findEvent: async (id) => {
+      const event = await findEvent(db, id);
+      return event && { kickoffAt: event.kickoffAt, markets: event.markets as StoredMarket[] };
+    },
+    log,
+  });
 }

@@ -2,13 +2,14 @@
 import type { Db } from "../db/client.js";
 import { type EventRow, findEvents } from "../events/events.repository.js";
 import { decodeCursor, encodeCursor } from "../shared/cursor.js";
-import { listUserPredictions, type PredictionRow } from "./predictions.repository.js";
+import { listUserPredictions, MAX_PREDICTION_ID, type PredictionRow } from "./predictions.repository.js";
 
 const isIdCursor = (v: unknown): v is { i: string } =>
   typeof v === "object" &&
   v !== null &&
   typeof (v as { i: unknown }).i === "string" &&
-  /^\d{1,19}$/.test((v as { i: string }).i);
+  /^\d{1,19}$/.test((v as { i: string }).i) &&
+  BigInt((v as { i: string }).i) <= MAX_PREDICTION_ID;
 
 export async function listPredictions(
   deps: { db: Db },

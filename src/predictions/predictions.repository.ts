@@ -1,10 +1,13 @@
 /** The only SQL over predictions and USDC claims. */
-import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { predictions, usdcClaims } from "../db/schema.js";
+import { predictions, usdcClaims, users } from "../db/schema.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
+
+/** The largest prediction id the bigint column can hold (2^63 − 1); a larger one is malformed input, not a row. */
+export const MAX_PREDICTION_ID = 9_223_372_036_854_775_807n;
 
 /** Inserts a prediction; null when its idempotency key (per user and version) or txHash is already taken. */
 export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<PredictionRow | null> {
@@ -76,15 +79,22 @@ export async function markSettled(
     .where(and(eq(predictions.id, id), eq(predictions.status, "open")));
 }
 
-/** Moves a pending v2 prediction to open (confirmed) or rejected; false when it was no longer pending. */
+/**
+ * Moves a pending v2 prediction to open (confirmed, with the index of the log that backs it when known) or
+ * rejected; null when it was no longer pending.
+ */
 export async function resolvePending(
   tx: Tx,
   id: bigint,
-  outcome: { status: "open" } | { status: "rejected"; reason: string },
+  outcome: { status: "open"; logIndex?: number | null } | { status: "rejected"; reason: string },
 ): Promise<PredictionRow | null> {
   const [row] = await tx
     .update(predictions)
-    .set({ status: outcome.status, rejectReason: outcome.status === "rejected" ? outcome.reason : null })
+    .set({
+      status: outcome.status,
+      rejectReason: outcome.status === "rejected" ? outcome.reason : null,
+      logIndex: outcome.status === "open" ? (outcome.logIndex ?? null) : null,
+    })
     .where(and(eq(predictions.id, id), eq(predictions.status, "pending")))
     .returning();
   return row ?? null;
@@ -138,5 +148,19 @@ export async function listUserPredictions(
     .from(predictions)
     .where(and(...conditions))
     .orderBy(desc(predictions.id))
+    .limit(f.limit);
+}
+
+/** Pending v2 predictions with id > afterId, oldest first, each with the reporting user's wallet (lower-case). */
+export async function listPendingOnchain(
+  q: Queryable,
+  f: { afterId: bigint; limit: number },
+): Promise<Array<{ prediction: PredictionRow; walletLower: string | null }>> {
+  return q
+    .select({ prediction: predictions, walletLower: users.wallet })
+    .from(predictions)
+    .innerJoin(users, eq(users.id, predictions.userId))
+    .where(and(eq(predictions.status, "pending"), gt(predictions.id, f.afterId)))
+    .orderBy(asc(predictions.id))
     .limit(f.limit);
 }

@@ -8,6 +8,7 @@ import {
   findByTxHash,
   findPrediction,
   insertPrediction,
+  listPendingOnchain,
   type PredictionRow,
   resolvePending,
 } from "./predictions.repository.js";
@@ -38,10 +39,12 @@ const field = (name: string, message: string) =>
 function sameReport(
   p: PredictionRow,
   input: OnchainBetInput,
+  txHash: string,
   stakeMicro: bigint,
   oddsMilli: bigint,
 ): boolean {
   return (
+    p.txHash === txHash &&
     p.userId === input.userId &&
     p.eventId === input.eventId &&
     p.market === input.market &&
@@ -70,8 +73,13 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
   }
   const txHash = input.txHash.toLowerCase();
   const replayOf = (p: PredictionRow) => {
-    if (!sameReport(p, input, stakeMicro, oddsMilli)) {
-      throw new AppError("CONFLICT", `Transaction ${txHash} was already reported with other details`);
+    if (!sameReport(p, input, txHash, stakeMicro, oddsMilli)) {
+      throw new AppError(
+        "CONFLICT",
+        p.txHash === txHash
+          ? `Transaction ${txHash} was already reported with other details`
+          : "Idempotency-Key was already used for another transaction",
+      );
     }
     return p;
   };
@@ -134,11 +142,30 @@ export async function verifyPendingBet(
     const resolved = await resolvePending(
       tx,
       p.id,
-      verdict.status === "confirmed" ? { status: "open" } : verdict,
+      verdict.status === "confirmed" ? { status: "open", logIndex: verdict.logIndex ?? null } : verdict,
     );
     if (resolved?.status !== "open") return;
     const event = await findEvent(tx, resolved.eventId);
     if (event?.result) await settlePrediction(tx, deps, resolved, event, event.result as EventResult, now);
   });
   return (await findPrediction(deps.db, p.id))!;
+}
+
+/**
+ * Asks the verifier again about up to `limit` pending v2 predictions with id > afterId, oldest first (the
+ * background re-check). `nextAfterId` continues the round, or is 0n to start over, so a bet that stays pending
+ * does not starve the others.
+ */
+export async function recheckPendingBets(
+  deps: OnchainBetDeps,
+  opts: { afterId: bigint; limit: number },
+): Promise<{ checked: number; resolved: number; nextAfterId: bigint }> {
+  const batch = await listPendingOnchain(deps.db, opts);
+  let resolved = 0;
+  for (const { prediction, walletLower } of batch) {
+    if (!walletLower) continue;
+    if ((await verifyPendingBet(deps, prediction, walletLower)).status !== "pending") resolved++;
+  }
+  const last = batch.at(-1)?.prediction.id;
+  return { checked: batch.length, resolved, nextAfterId: batch.length === opts.limit && last ? last : 0n };
 }

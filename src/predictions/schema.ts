@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
+import { IdString } from "../shared/schema-types.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -34,10 +35,7 @@ export const OnchainBetBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ClaimBody = Type.Object(
-  { predictionId: Type.String({ pattern: "^[1-9]\\d{0,18}$" }) },
-  { additionalProperties: false },
-);
+export const ClaimBody = Type.Object({ predictionId: IdString() }, { additionalProperties: false });
 
 export const PREDICTION_STATUSES = ["pending", "open", "won", "lost", "void", "rejected"] as const;
 

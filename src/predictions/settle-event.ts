@@ -41,11 +41,9 @@ export function toEventResult(event: EventRow, input: ResultInput): EventResult 
   for (const [market, outcome] of Object.entries(winners)) {
     const m = markets.find((x) => x.key === market);
     if (!m?.outcomes.some((o) => o.key === outcome)) {
-      throw new AppError("VALIDATION_FAILED", `body: ${outcome} is not an outcome of market ${market}`, [
-        {
-          field: market === main.key ? "body.winningOutcome" : `body.winningOutcomes.${market}`,
-          message: "is not an outcome of this market",
-        },
+      const field = market === main.key ? "body.winningOutcome" : `body.winningOutcomes.${market}`;
+      throw new AppError("VALIDATION_FAILED", `${field} ${outcome} is not an outcome of market ${market}`, [
+        { field, message: "is not an outcome of this market" },
       ]);
     }
   }

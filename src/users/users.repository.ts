@@ -1,7 +1,7 @@
 /** The only SQL over the users table. */
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { pgErrorCode, type Queryable } from "../db/client.js";
+import { type Queryable, unlessUniqueViolation } from "../db/client.js";
 import { users } from "../db/schema.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -48,8 +48,8 @@ export async function findOrCreateWalletUser(
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = await findUserByWallet(q, input.walletLower);
     if (existing) return { user: existing, created: false };
-    try {
-      const [row] = await q
+    const row = await unlessUniqueViolation(q, async (sp) => {
+      const [inserted] = await sp
         .insert(users)
         .values({
           wallet: input.walletLower,
@@ -59,11 +59,10 @@ export async function findOrCreateWalletUser(
         })
         .onConflictDoNothing({ target: users.wallet })
         .returning();
-      if (row) return { user: row, created: true };
-    } catch (err) {
-      // A referral-code collision (unique violation) is retried with a fresh code.
-      if (pgErrorCode(err) !== "23505") throw err;
-    }
+      return inserted ?? null;
+    });
+    // null: a concurrent insert won, or a referral-code collision: look again / retry with a fresh code.
+    if (row) return { user: row, created: true };
   }
   throw new Error("could not create user");
 }
@@ -84,8 +83,8 @@ export async function findOrCreateOidcUser(
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = await findUserByOidc(q, input.issuer, input.subject);
     if (existing) return { user: existing, created: false };
-    try {
-      const [row] = await q
+    const row = await unlessUniqueViolation(q, async (sp) => {
+      const [inserted] = await sp
         .insert(users)
         .values({
           oidcIssuer: input.issuer,
@@ -96,27 +95,25 @@ export async function findOrCreateOidcUser(
         })
         .onConflictDoNothing({ target: [users.oidcIssuer, users.oidcSubject] })
         .returning();
-      if (row) return { user: row, created: true };
-    } catch (err) {
-      if (pgErrorCode(err) !== "23505") throw err;
-    }
+      return inserted ?? null;
+    });
+    // null: a concurrent insert won, or a referral-code collision: look again / retry with a fresh code.
+    if (row) return { user: row, created: true };
   }
   throw new Error("could not create user");
 }
 
 /** Attaches a wallet to a user that has none; false when the user already has one or the wallet is taken. */
 export async function linkWallet(q: Queryable, userId: bigint, walletLower: string): Promise<boolean> {
-  try {
-    const updated = await q
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
       .update(users)
       .set({ wallet: walletLower })
       .where(and(eq(users.id, userId), isNull(users.wallet)))
-      .returning({ id: users.id });
-    return updated.length === 1;
-  } catch (err) {
-    if (pgErrorCode(err) === "23505") return false;
-    throw err;
-  }
+      .returning({ id: users.id }),
+  );
+  // null: the wallet or identity belongs to another user already.
+  return updated?.length === 1;
 }
 
 /** Attaches an identity to a user that has none; false when the user already has one or it is taken. */
@@ -126,15 +123,13 @@ export async function linkOidc(
   issuer: string,
   subject: string,
 ): Promise<boolean> {
-  try {
-    const updated = await q
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
       .update(users)
       .set({ oidcIssuer: issuer, oidcSubject: subject })
       .where(and(eq(users.id, userId), isNull(users.oidcIssuer)))
-      .returning({ id: users.id });
-    return updated.length === 1;
-  } catch (err) {
-    if (pgErrorCode(err) === "23505") return false;
-    throw err;
-  }
+      .returning({ id: users.id }),
+  );
+  // null: the wallet or identity belongs to another user already.
+  return updated?.length === 1;
 }

@@ -1,0 +1,113 @@
+/**
+ * The benchmark data set, built in bulk SQL on an empty migrated database (going through the API would take
+ * hours at this size; ingest through the API is measured separately): `players` users ranked in the current
+ * week (10) with three long-tailed, tie-heavy ledger rows each, ten earlier weeks of 10,000 players, 21 events
+ * per week, protocol fees, and the maintained aggregates (week_user_sp, users.total_sp) computed from the ledger.
+ */
+import { sql } from "drizzle-orm";
+import type { Database } from "../src/db/client.js";
+
+/** Season of the benchmark: week 1 starts Tue 2026-01-06; week 10 is [Tue 2026-03-10, Tue 2026-03-17). */
+export const BENCH_SEASON = {
+  seasonStart: "2026-01-05T00:00:00.000Z",
+  weekOneStart: "2026-01-06T00:00:00.000Z",
+  liveWeek: 10,
+  /** Thu 2026-03-12 12:00 UTC: inside week 10. */
+  now: "2026-03-12T12:00:00.000Z",
+  /** Tue 2026-03-17 00:00 UTC + 1 h: week 10 has ended. */
+  afterLiveWeek: "2026-03-17T01:00:00.000Z",
+};
+
+const EVENTS_PER_WEEK = 21;
+const PAST_WEEK_PLAYERS = 10_000;
+
+export async function buildDataset(
+  database: Database,
+  players: number,
+  log: (s: string) => void,
+): Promise<void> {
+  const db = database.db;
+  const t0 = Date.now();
+  // Bulk load: skip per-row foreign-key triggers (the generated rows reference rows inserted just before).
+  await db.execute(sql`set session_replication_role = replica`);
+  const step = async (label: string, query: ReturnType<typeof sql>) => {
+    const t = Date.now();
+    await db.execute(query);
+    log(`  ${label}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  };
+  await step(
+    "users",
+    sql`insert into users (wallet, display_name, referral_code, credits_balance)
+        select '0x' || lpad(to_hex(g), 40, '0'), 'Player ' || g, 'B' || upper(lpad(to_hex(g), 10, '0')), 1000
+        from generate_series(1, ${players}) g`,
+  );
+  // Week 0 is the opening week (Mon 2026-01-05); week w ≥ 1 starts at week one + (w − 1) weeks. Kickoffs: one
+  // per hour from the week's start + 1 h.
+  await step(
+    "events",
+    sql`insert into events (id, sport, league, home_team, away_team, kickoff_at, status, warmup, markets)
+        select 'bench-' || w || '-' || e, 'football', 'Bench League', 'Home ' || e, 'Away ' || e,
+               case when w = 0 then timestamptz '2026-01-05 01:00:00+00'
+                    else timestamptz '2026-01-06 00:00:00+00' + (w - 1) * interval '7 days' end
+                 + e * interval '1 hour',
+               'finished', false,
+               '[{"key":"1x2","outcomes":[{"key":"home","label":"Home","oddsMilli":2150},{"key":"away","label":"Away","oddsMilli":1800}]}]'::jsonb
+        from generate_series(0, ${BENCH_SEASON.liveWeek}) w, generate_series(1, ${EVENTS_PER_WEEK}) e`,
+  );
+  // Long tail with ties: amount = 10 × floor(1 / (1 − 0.999·r)) for a hashed r in [0, 1): mostly 10–20 SP, a few
+  // up to 10,000; multiples of 10, so thousands of players share each score.
+  const amount = (u: ReturnType<typeof sql>, k: ReturnType<typeof sql>) =>
+    sql`(10 * floor(1.0 / (1.0 - 0.999 * (((${u}::bigint * 2654435761 + ${k} * 40503) % 1000003) / 1000003.0))))::bigint`;
+  await step(
+    `ledger, week ${BENCH_SEASON.liveWeek} (${players * 3} rows)`,
+    sql`insert into sp_ledger (user_id, type, amount, event_id, external_id)
+        select u, 'PREDICTION', ${amount(sql`u`, sql`k`)},
+               'bench-${sql.raw(String(BENCH_SEASON.liveWeek))}-' || (1 + (u * 7 + k) % ${EVENTS_PER_WEEK}),
+               'bench:' || u || ':' || k
+        from generate_series(1, ${players}) u, generate_series(1, 3) k`,
+  );
+  const pastPlayers = Math.min(players, PAST_WEEK_PLAYERS);
+  await step(
+    `ledger, weeks 0–${BENCH_SEASON.liveWeek - 1}`,
+    sql`insert into sp_ledger (user_id, type, amount, event_id, external_id)
+        select u, 'PREDICTION', ${amount(sql`u`, sql`(w + 7)`)}, 'bench-' || w || '-' || (1 + u % ${EVENTS_PER_WEEK}),
+               'bench:w' || w || ':' || u
+        from generate_series(0, ${BENCH_SEASON.liveWeek - 1}) w, generate_series(1, ${pastPlayers}) u`,
+  );
+  await step(
+    "aggregate week_user_sp",
+    sql`insert into week_user_sp (week, user_id, sp)
+        select split_part(l.event_id, '-', 2)::int, l.user_id, sum(l.amount)
+        from sp_ledger l group by 1, 2`,
+  );
+  await step(
+    "aggregate users.total_sp",
+    sql`update users u set total_sp = s.total
+        from (select user_id, sum(amount) as total from sp_ledger group by user_id) s where u.id = s.user_id`,
+  );
+  await step(
+    "protocol fees",
+    sql`insert into protocol_fees (tx_hash, log_index, amount_micro, occurred_at)
+        select '0x' || lpad(to_hex(w), 64, '0'), i, 1000000 * (i + 1),
+               timestamptz '2026-01-06 00:00:00+00' + (w - 1) * interval '7 days' + i * interval '3 hours'
+        from generate_series(1, ${BENCH_SEASON.liveWeek}) w, generate_series(0, 9) i`,
+  );
+  await db.execute(sql`set session_replication_role = origin`);
+  await step("analyze", sql`analyze`);
+  log(`  data set built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * The reference: every player's competitive SP of week W straight from the ledger (allowlisted types, events
+ * with kickoff in the week), independent of the maintained aggregate and the rank cache.
+ */
+export async function ledgerWeekSp(database: Database, start: Date, end: Date): Promise<Map<string, number>> {
+  const res = (await database.db.execute(
+    sql`select l.user_id::text as user_id, sum(l.amount)::text as sp
+        from sp_ledger l join events e on e.id = l.event_id
+        where e.kickoff_at >= ${start} and e.kickoff_at < ${end}
+          and l.type in ('PREDICTION', 'WARMUP_PREDICTION', 'ONCHAIN_PREDICTION', 'ONCHAIN_SP')
+        group by l.user_id`,
+  )) as unknown as { rows: Array<{ user_id: string; sp: string }> };
+  return new Map(res.rows.map((r) => [r.user_id, Number(r.sp)]));
+}

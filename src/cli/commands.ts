@@ -1,0 +1,84 @@
+/**
+ * The admin / feed commands of the CLI (SPEC §7): the same validation schemas and use cases as the admin API,
+ * with the API's response objects as output.
+ */
+import { EventResultBody, ProtocolFeeBody, SpTransactionBody } from "../admin/schema.js";
+import { finalizeWeek } from "../competition/finalize-week.js";
+import { FinalizeQuery } from "../competition/schema.js";
+import type { Queryable } from "../db/client.js";
+import { presentEvent } from "../events/presenters.js";
+import { EventIdParams, EventUpsertBody } from "../events/schema.js";
+import { upsertEvent } from "../events/upsert-event.js";
+import { insertFee } from "../fees/fees.repository.js";
+import { presentFee } from "../fees/presenters.js";
+import { presentSpRow } from "../ledger/presenters.js";
+import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
+import { settleEvent } from "../predictions/settle-event.js";
+import { parseUsdc } from "../shared/money.js";
+import { type CliContext, competitionDeps, seasonOf } from "./cli-context.js";
+import { assertValid } from "./validate.js";
+
+/** `event-upsert`: creates or updates one event (body as PUT /api/admin/events/:id). */
+export async function eventUpsertCommand(ctx: CliContext, input: { id: string; body: unknown }) {
+  const { id } = assertValid(EventIdParams, { id: input.id }, "");
+  const body = assertValid(EventUpsertBody, input.body, "event");
+  const { event, created } = await upsertEvent(
+    { db: ctx.database.db, clock: ctx.clock, season: seasonOf(ctx.config) },
+    id,
+    body,
+  );
+  return { created, event: presentEvent(event) };
+}
+
+/**
+ * `event-result`: settles an event (body as POST /api/admin/events/:id/result); the same result again changes
+ * nothing, a different one after settlement is CONFLICT.
+ */
+export async function eventResultCommand(ctx: CliContext, input: { id: string; body: unknown }) {
+  const { id } = assertValid(EventIdParams, { id: input.id }, "");
+  const result = assertValid(EventResultBody, input.body, "");
+  const { event, settled, alreadySettled } = await settleEvent(
+    { db: ctx.database.db, clock: ctx.clock, season: seasonOf(ctx.config), spPerUsdc: ctx.config.spPerUsdc },
+    { eventId: id, result },
+  );
+  return { event: presentEvent(event), settled, alreadySettled };
+}
+
+/** `sp-transaction`: one SP ledger row (body as POST /api/admin/sp-transactions); a replay returns the first. */
+export async function spTransactionCommand(ctx: CliContext, input: unknown) {
+  const body = assertValid(SpTransactionBody, input, "");
+  const { row, created } = await recordSpTransaction(
+    { db: ctx.database.db, season: seasonOf(ctx.config), welcomeCredits: ctx.config.welcomeCredits },
+    body,
+  );
+  return { created, row: presentSpRow(row) };
+}
+
+/**
+ * Stores one protocol fee exactly as POST /api/admin/protocol-fees does (lower-case hash, micro-USDC),
+ * idempotent on (txHash, logIndex). The body must already be valid.
+ */
+export async function recordProtocolFee(
+  q: Queryable,
+  body: { txHash: string; logIndex: number; amountUsdc: string; occurredAt: string },
+) {
+  const { fee, created } = await insertFee(q, {
+    txHash: body.txHash.toLowerCase(),
+    logIndex: body.logIndex,
+    amountMicro: parseUsdc(body.amountUsdc),
+    occurredAt: new Date(body.occurredAt),
+  });
+  return { created, fee: presentFee(fee) };
+}
+
+/** `protocol-fee`: one fee record (body as POST /api/admin/protocol-fees). */
+export async function protocolFeeCommand(ctx: CliContext, input: unknown) {
+  const body = assertValid(ProtocolFeeBody, input, "");
+  return recordProtocolFee(ctx.database.db, body);
+}
+
+/** `finalize`: finalizes week W (as POST /api/competition/finalize?week=W; the CLI needs no secret). */
+export async function finalizeCommand(ctx: CliContext, input: { week: number }) {
+  const { week } = assertValid(FinalizeQuery, input, "");
+  return finalizeWeek(competitionDeps(ctx), { week });
+}

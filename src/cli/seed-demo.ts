@@ -1,0 +1,174 @@
+/**
+ * `seed-demo [--players N] [--seed S]`: writes the demo season of `demo-data.ts` through the same use cases the
+ * API uses (event upsert, event result, SP transaction, protocol fee, finalize), relative to the configured
+ * season and the clock: finalized weeks with prizes, a live week and an upcoming one.
+ *
+ * Idempotent: every id is derived from the seed, so a second run finds every event, result, ledger row and fee
+ * already there (replays) and every ended week already finalized. Writes are batched into a few transactions
+ * (each use case's own transaction becomes a savepoint): the seed commits a handful of times rather than once
+ * per row, and a failure undoes only the batch in progress, which a re-run then completes.
+ * Refuses to run with NODE_ENV=production.
+ */
+import { finalizeWeek } from "../competition/finalize-week.js";
+import { AppError } from "../errors.js";
+import { EventUpsertBody } from "../events/schema.js";
+import { upsertEvent } from "../events/upsert-event.js";
+import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
+import { settleEvent } from "../predictions/settle-event.js";
+import { formatUsdc, parseUsdc } from "../shared/money.js";
+import { type CliContext, competitionDeps, inOneTransaction, seasonOf } from "./cli-context.js";
+import { recordProtocolFee } from "./commands.js";
+import { buildDemoSeason, type DemoSpRow } from "./demo-data.js";
+import { placeDemoPredictions } from "./demo-predictions.js";
+import { assertValid } from "./validate.js";
+
+export interface SeedDemoInput {
+  players: number;
+  seed: string;
+}
+
+export const SEED_DEFAULTS: SeedDemoInput = { players: 300, seed: "demo" };
+export const MAX_PLAYERS = 10_000;
+/** Ledger rows per transaction: large enough to amortise the commit, small enough to keep locks short. */
+const LEDGER_BATCH = 400;
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of items) out[key(item)] = (out[key(item)] ?? 0) + 1;
+  return out;
+}
+
+export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
+  if (ctx.config.env === "production") {
+    throw new AppError("FORBIDDEN", "seed-demo does not run with NODE_ENV=production");
+  }
+  if (!Number.isSafeInteger(input.players) || input.players < 0 || input.players > MAX_PLAYERS) {
+    throw new AppError("VALIDATION_FAILED", `--players must be an integer from 0 to ${MAX_PLAYERS}`);
+  }
+  if (input.seed.length === 0 || input.seed.length > 100) {
+    throw new AppError("VALIDATION_FAILED", "--seed must be 1 to 100 characters");
+  }
+  const startedAt = performance.now();
+  const timingsMs: Record<string, number> = {};
+  let lap = startedAt;
+  const time = (phase: string) => {
+    const t = performance.now();
+    timingsMs[phase] = Math.round(t - lap);
+    lap = t;
+  };
+
+  const season = seasonOf(ctx.config);
+  const now = ctx.clock.now();
+  const demo = buildDemoSeason({
+    seed: input.seed,
+    players: input.players,
+    season,
+    now,
+    spPerUsdc: ctx.config.spPerUsdc,
+    referralRewardSp: ctx.config.referralRewardSp,
+  });
+  time("generate");
+
+  // Events, one transaction per competition week.
+  let eventsCreated = 0;
+  for (const week of demo.weeks) {
+    const ofWeek = demo.events.filter((e) => e.week === week);
+    await inOneTransaction(ctx.database.db, async (db) => {
+      for (const e of ofWeek) {
+        const body = assertValid(EventUpsertBody, e.body, e.id);
+        if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
+      }
+    });
+  }
+  time("events");
+
+  const predictions = await placeDemoPredictions(ctx, demo);
+  time("predictions");
+
+  // Results of the fixtures played by now (after any predictions were placed, so settlement reaches them).
+  const decided = demo.events.filter((e) => e.result !== null);
+  let settledNow = 0;
+  await inOneTransaction(ctx.database.db, async (db) => {
+    const deps = { db, clock: ctx.clock, season, spPerUsdc: ctx.config.spPerUsdc };
+    for (const e of decided) {
+      if (!(await settleEvent(deps, { eventId: e.id, result: e.result! })).alreadySettled) settledNow++;
+    }
+  });
+  time("results");
+
+  // With predictions placed and settled, settlement has written the credit picks' SP rows itself.
+  const spRows: DemoSpRow[] = predictions
+    ? demo.spRows.filter((r) => r.type !== "PREDICTION" && r.type !== "WARMUP_PREDICTION")
+    : demo.spRows;
+  let rowsCreated = 0;
+  for (let i = 0; i < spRows.length; i += LEDGER_BATCH) {
+    const batch = spRows.slice(i, i + LEDGER_BATCH);
+    await inOneTransaction(ctx.database.db, async (db) => {
+      for (const r of batch) {
+        const deps = { db, season, welcomeCredits: ctx.config.welcomeCredits };
+        if ((await recordSpTransaction(deps, r)).created) rowsCreated++;
+      }
+    });
+  }
+  time("ledger");
+
+  let feesCreated = 0;
+  await inOneTransaction(ctx.database.db, async (db) => {
+    for (const f of demo.fees) if ((await recordProtocolFee(db, f)).created) feesCreated++;
+  });
+  time("fees");
+
+  const deps = competitionDeps(ctx);
+  const finalized = [];
+  for (const week of demo.finalizeWeeks) {
+    const r = await finalizeWeek(deps, { week });
+    finalized.push({
+      week,
+      alreadyFinalized: r.alreadyFinalized,
+      qualificationParticipants: r.qualification.participants,
+      championsParticipants: r.champions.participants,
+      prizes: r.prizes.length,
+      poolUsdc: r.pool.estimatedUsdc,
+      distributedUsdc: r.pool.distributedUsdc,
+    });
+  }
+  time("finalize");
+
+  const elapsedMs = Math.round(performance.now() - startedAt);
+  return {
+    seed: input.seed,
+    tag: demo.tag,
+    now: now.toISOString(),
+    currentWeek: demo.currentWeek,
+    weeks: { first: demo.weeks[0], last: demo.weeks.at(-1) },
+    players: {
+      generated: demo.players.length,
+      withSp: new Set(demo.spRows.map((r) => r.wallet)).size,
+      byTier: countBy(demo.players, (p) => p.tier),
+    },
+    events: {
+      total: demo.events.length,
+      created: eventsCreated,
+      updated: demo.events.length - eventsCreated,
+      byStatus: countBy(demo.events, (e) => e.body.status ?? "scheduled"),
+      warmup: demo.events.filter((e) => e.body.warmup).length,
+      results: { total: decided.length, settled: settledNow, alreadySettled: decided.length - settledNow },
+    },
+    picks: demo.picks.length,
+    predictions,
+    spRows: {
+      total: spRows.length,
+      created: rowsCreated,
+      replayed: spRows.length - rowsCreated,
+      byType: countBy(spRows, (r) => r.type),
+    },
+    fees: {
+      total: demo.fees.length,
+      created: feesCreated,
+      totalUsdc: formatUsdc(demo.fees.reduce((s, f) => s + parseUsdc(f.amountUsdc), 0n)),
+    },
+    finalized,
+    elapsedMs,
+    timingsMs,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Compiles the Solidity sources in contracts/ with the solc npm package (offline: the compiler is bundled), for
+ * the chain tests to deploy. The output is cached under node_modules/.cache keyed by the sources and the compiler
+ * version, so only the first test file of a fresh checkout pays for loading the compiler.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Abi, Hex } from "viem";
+
+export interface CompiledContract {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/** Ganache 7 implements forks up to Shanghai; newer defaults of solc would emit opcodes it does not know. */
+const EVM_VERSION = "shanghai";
+
+const contractsDir = fileURLToPath(new URL("../../contracts/", import.meta.url));
+const cacheDir = fileURLToPath(new URL("../../node_modules/.cache/sp-contracts/", import.meta.url));
+const require = createRequire(import.meta.url);
+
+let compiled: Promise<Record<string, CompiledContract>> | null = null;
+
+/** Every contract of contracts/*.sol by name, compiled once per process (and cached on disk across runs). */
+export function compileContracts(): Promise<Record<string, CompiledContract>> {
+  compiled ??= compile();
+  return compiled;
+}
+
+async function compile(): Promise<Record<string, CompiledContract>> {
+  const sources: Record<string, { content: string }> = {};
+  for (const file of readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()) {
+    sources[file] = { content: readFileSync(`${contractsDir}${file}`, "utf8") };
+  }
+  const solcVersion = (require("solc/package.json") as { version: string }).version;
+  const key = createHash("sha256")
+    .update(JSON.stringify({ sources, solcVersion, EVM_VERSION }))
+    .digest("hex")
+    .slice(0, 16);
+  const cacheFile = `${cacheDir}${key}.json`;
+  try {
+    return JSON.parse(readFileSync(cacheFile, "utf8"));
+  } catch {
+    // not cached yet
+  }
+  const solc = (await import("solc")).default;
+  const input = {
+    language: "Solidity",
+    sources,
+    settings: {
+      evmVersion: EVM_VERSION,
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
+  if (errors.length > 0) {
+    throw new Error(
+      `solc: ${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n")}`,
+    );
+  }
+  const result: Record<string, CompiledContract> = {};
+  for (const file of Object.keys(output.contracts)) {
+    for (const [name, c] of Object.entries<any>(output.contracts[file])) {
+      if (c.evm.bytecode.object) result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+    }
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  // Written aside, then renamed: test files compiling side by side never read half a file.
+  const partial = `${cacheFile}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(result));
+  renameSync(partial, cacheFile);
+  return result;
+}

@@ -1,0 +1,128 @@
+/**
+ * The known season the browser tests run against: the real app listening on a free port of 127.0.0.1, with
+ * APP_ORIGINS and SIWE_DOMAIN set to that origin, seeded only through the admin API.
+ *
+ * Clock pinned at Fri 2026-11-20 12:00 UTC (week 2: Tue 2026-11-17 .. Tue 2026-11-24):
+ * - Opening week (event Thu 2026-11-05): players 1..60 with 2000 − 10·i SP, players 25 and 26 tied at rank 25,
+ *   so 26 players earn Champions Week 1. Fees 1000 USDC (funding Week 1).
+ * - Week 1 (event Thu 2026-11-12): player i has 100 + 10·i SP, so Qualification is led by 60, 59, … and Champions
+ *   (players 1..26) by 26, 25, …. Fees 2500.5 USDC (funding Week 2).
+ * - Weeks 0 and 1 finalized. Week 2 (event Wed 2026-11-18, live): player i has 10 + 10·((37·i) mod 61) SP, all
+ *   different; 35 players are in Week 2 Champions (Week 1 Qualification top 25: 36..60, Champions top 10: 17..26).
+ *   Fees 40.25 USDC so far (funding Week 3). PROTOCOL_INCENTIVE_USDC = 100.
+ * Player 60 is in Week 2 Champions; player 5 is not (but was in Week 1).
+ */
+import { createServer } from "node:net";
+import { privateKeyToAccount } from "viem/accounts";
+import { ADMIN, call, createTestApp, FINALIZE, type TestApp, testKey } from "../app.js";
+
+export const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
+export const PLAYERS = 60;
+
+/** The checksummed wallet of test player i (key `testKey(i)`). */
+export const walletOf = (i: number) => privateKeyToAccount(testKey(i)).address;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(
+  t: TestApp,
+  method: "PUT" | "POST",
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = ADMIN,
+) {
+  const res = await call(t.app, { method, url, headers, ...(payload ? { payload } : {}) });
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** GET an API URL in-process; returns `data`. */
+export async function apiData(t: TestApp, url: string): Promise<any> {
+  const res = await call(t.app, { method: "GET", url });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+const SP_OF_WEEK: Record<0 | 1 | 2, (i: number) => number> = {
+  0: (i) => (i === 26 ? 2000 - 250 : 2000 - 10 * i),
+  1: (i) => 100 + 10 * i,
+  2: (i) => 10 + 10 * ((37 * i) % 61),
+};
+
+async function seed(t: TestApp): Promise<void> {
+  const kickoffs = ["2026-11-05T18:00:00.000Z", "2026-11-12T18:00:00.000Z", "2026-11-18T18:00:00.000Z"];
+  for (const [week, kickoffAt] of kickoffs.entries()) {
+    await admin(t, "PUT", `/api/admin/events/e2e-w${week}`, {
+      sport: "football",
+      league: "E2E League",
+      homeTeam: `Home ${week}`,
+      awayTeam: `Away ${week}`,
+      kickoffAt,
+      markets: [
+        {
+          key: "winner",
+          outcomes: [
+            { key: "home", label: "Home", odds: 1.9 },
+            { key: "away", label: "Away", odds: 2.1 },
+          ],
+        },
+      ],
+    });
+  }
+  for (const week of [0, 1, 2] as const) {
+    const rows = Array.from({ length: PLAYERS }, (_, n) => n + 1).map((i) =>
+      admin(t, "POST", "/api/admin/sp-transactions", {
+        wallet: walletOf(i),
+        type: "PREDICTION",
+        amount: SP_OF_WEEK[week](i),
+        eventId: `e2e-w${week}`,
+        externalId: `e2e-${week}-${i}`,
+      }),
+    );
+    await Promise.all(rows);
+  }
+  const fees = [
+    ["1000.000000", "2026-11-06T10:00:00.000Z"],
+    ["2500.500000", "2026-11-13T10:00:00.000Z"],
+    ["40.250000", "2026-11-18T10:00:00.000Z"],
+  ] as const;
+  for (const [n, [amountUsdc, occurredAt]] of fees.entries()) {
+    await admin(t, "POST", "/api/admin/protocol-fees", {
+      txHash: `0x${(n + 1).toString(16).padStart(64, "e")}`,
+      logIndex: 0,
+      amountUsdc,
+      occurredAt,
+    });
+  }
+  for (const week of [0, 1]) {
+    await admin(t, "POST", `/api/competition/finalize?week=${week}`, undefined, FINALIZE);
+  }
+}
+
+/** Starts the seeded app over HTTP; `base` is its origin, e.g. http://127.0.0.1:41234. */
+export async function startScenarioApp(): Promise<{ t: TestApp; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({
+    now: NOW,
+    env: { APP_ORIGINS: base, SIWE_DOMAIN: `127.0.0.1:${port}`, PROTOCOL_INCENTIVE_USDC: "100" },
+  });
+  try {
+    await seed(t);
+    await t.app.listen({ port, host: "127.0.0.1" });
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
+  return { t, base };
+}

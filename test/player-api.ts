@@ -1,0 +1,124 @@
+/**
+ * Helpers for the players' HTTP tests (events, bets, settlement, claims, history): they set events up and settle
+ * them only through the admin API (SPEC §7) and act as players only through the player API (SPEC §9).
+ */
+import { expect } from "vitest";
+import { ADMIN, call, type TestApp } from "./app.js";
+
+export const KICKOFF = "2026-11-25T18:00:00.000Z"; // Wed, week 3 = [Tue 2026-11-24, Tue 2026-12-01)
+
+/**
+ * An admin event body: market "1x2" (home 2.15, draw 3.4, away 3.1) and market "total" (over 1.95, under 1.85),
+ * kicking off at KICKOFF unless overridden.
+ */
+export function eventBody(over: Record<string, unknown> = {}) {
+  return {
+    sport: "football",
+    league: "Premier League",
+    homeTeam: "Arsenal",
+    awayTeam: "Chelsea",
+    kickoffAt: KICKOFF,
+    markets: [
+      {
+        key: "1x2",
+        outcomes: [
+          { key: "home", label: "Arsenal", odds: 2.15 },
+          { key: "draw", label: "Draw", odds: 3.4 },
+          { key: "away", label: "Chelsea", odds: 3.1 },
+        ],
+      },
+      {
+        key: "total",
+        outcomes: [
+          { key: "over", label: "Over 2.5", odds: 1.95 },
+          { key: "under", label: "Under 2.5", odds: 1.85 },
+        ],
+      },
+    ],
+    ...over,
+  };
+}
+
+/** Creates or updates an event through `PUT /api/admin/events/:id`; returns the served event. */
+export async function putEvent(t: TestApp, id: string, over: Record<string, unknown> = {}) {
+  const res = await call(t.app, {
+    method: "PUT",
+    url: `/api/admin/events/${id}`,
+    headers: ADMIN,
+    payload: eventBody(over),
+  });
+  expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
+  return res.body.data;
+}
+
+/** Posts an event's result (`POST /api/admin/events/:id/result`); returns status and body. */
+export function postResult(t: TestApp, id: string, result: Record<string, unknown>) {
+  return call(t.app, {
+    method: "POST",
+    url: `/api/admin/events/${id}/result`,
+    headers: ADMIN,
+    payload: result,
+  });
+}
+
+/** A signed-in POST of a player (session cookie, optional extra headers). */
+export function post(
+  t: TestApp,
+  url: string,
+  cookie: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  return call(t.app, { method: "POST", url, headers: { cookie, ...headers }, payload: payload as object });
+}
+
+/** `POST /api/pred2earn/bet-placed` (v1). */
+export function bet(
+  t: TestApp,
+  cookie: string,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return post(t, "/api/pred2earn/bet-placed", cookie, payload, headers);
+}
+
+/** `POST /api/pred2earn/bet-placed-v2`. */
+export function betV2(
+  t: TestApp,
+  cookie: string,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return post(t, "/api/pred2earn/bet-placed-v2", cookie, payload, headers);
+}
+
+/** `POST /api/pred2earn/claim-payout`. */
+export function claim(t: TestApp, cookie: string, predictionId: unknown) {
+  return post(t, "/api/pred2earn/claim-payout", cookie, { predictionId });
+}
+
+/** A distinct, valid transaction hash per i. */
+export function txHash(i: number): string {
+  return `0x${"ab".repeat(28)}${i.toString(16).padStart(8, "0")}`;
+}
+
+/** Asserts the SPEC error envelope with this status and code. */
+export function expectError(res: { status: number; body: any }, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ success: false, status, code });
+  expect(typeof res.body.error).toBe("string");
+}
+
+/** Asserts a 400 VALIDATION_FAILED whose message and details name `field` (e.g. "body.stake"). */
+export function expectInvalid(res: { status: number; body: any }, field: string): void {
+  expectError(res, 400, "VALIDATION_FAILED");
+  expect(res.body.error).toContain(field);
+  expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
+}
+
+/** Asserts a 2xx success envelope and returns its `data`. */
+export function dataOf(res: { status: number; body: any }, status = 200) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.success).toBe(true);
+  return res.body.data;
+}
