@@ -36,7 +36,8 @@ export interface AdminDeps {
 
 /** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
 export function hasAdminToken(authorization: string | undefined, adminToken: string): boolean {
-  const m = /^Bearer (.+)$/.exec(authorization ?? "");
+  // The auth scheme is case-insensitive (RFC 9110 §11.1).
+  const m = /^Bearer (.+)$/i.exec(authorization ?? "");
   return secretMatches(m?.[1], adminToken);
 }
 

@@ -1,7 +1,7 @@
 /** The only SQL over sign-in nonces and sessions. */
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Queryable } from "../db/client.js";
-import { authNonces, sessions } from "../db/schema.js";
+import { authNonces, sessions, users } from "../db/schema.js";
 
 export async function insertNonce(q: Queryable, nonce: string, expiresAt: Date, now: Date): Promise<void> {
   // Housekeeping: drop long-expired nonces so the table stays small.
@@ -28,11 +28,12 @@ export async function insertSession(
   await q.insert(sessions).values({ id, userId, expiresAt });
 }
 
-/** True when the session exists, belongs to the user, is not revoked and not expired. */
-export async function isSessionActive(q: Queryable, id: string, userId: bigint, now: Date): Promise<boolean> {
+/** The session's user when the session exists, belongs to that user, is not revoked and not expired (one query). */
+export async function findActiveSessionUser(q: Queryable, id: string, userId: bigint, now: Date) {
   const [row] = await q
-    .select({ id: sessions.id })
+    .select({ user: users })
     .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
         eq(sessions.id, id),
@@ -41,7 +42,7 @@ export async function isSessionActive(q: Queryable, id: string, userId: bigint, 
         gt(sessions.expiresAt, now),
       ),
     );
-  return row !== undefined;
+  return row?.user ?? null;
 }
 
 export async function revokeSession(q: Queryable, id: string, now: Date): Promise<void> {

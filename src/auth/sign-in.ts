@@ -20,9 +20,9 @@ import {
 } from "../users/users.repository.js";
 import {
   consumeNonce,
+  findActiveSessionUser,
   insertNonce,
   insertSession,
-  isSessionActive,
   revokeSession,
 } from "./auth.repository.js";
 import type { OidcVerifier } from "./oidc.js";
@@ -164,8 +164,7 @@ export async function resolveSession(
   const claims = await verifySessionToken(deps.jwtKey, token, now);
   if (!claims) return null;
   const userId = BigInt(claims.userId);
-  if (!(await isSessionActive(deps.db, claims.sessionId, userId, now))) return null;
-  const user = await findUserById(deps.db, userId);
+  const user = await findActiveSessionUser(deps.db, claims.sessionId, userId, now);
   return user ? { user, sessionId: claims.sessionId } : null;
 }
 

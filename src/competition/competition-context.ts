@@ -31,14 +31,23 @@ export interface ReadContext {
   eligibility: Map<number, Promise<Map<string, EligibleVia>>>;
   champions: Map<number, Promise<RankedEntry[]>>;
   ladders: Map<number, Promise<LiveLadder>>;
+  /** The rank cache, synced for this read; null inside a transaction (its snapshot must rule) or when off. */
+  cache: LadderCache | null;
 }
 
+/**
+ * A read context. Outside a transaction with the rank cache on, one cache sync (shared with concurrent
+ * requests) brings the live ranks and the finalized weeks up to date; otherwise both come from SQL.
+ */
 export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db): Promise<ReadContext> {
+  const cache = deps.cache && q === deps.db ? deps.cache : null;
+  if (cache) await cache.sync();
   return {
     q,
     deps,
+    cache,
     now: deps.clock.now(),
-    finalized: await finalizedWeeks(q),
+    finalized: cache ? cache.finalizedWeeks() : await finalizedWeeks(q),
     eligibility: new Map(),
     champions: new Map(),
     ladders: new Map(),
@@ -48,8 +57,7 @@ export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db)
 /** Week W's live ladder: from the rank cache, or from SQL inside a transaction (whose snapshot must rule). */
 export function liveLadder(ctx: ReadContext, week: number): Promise<LiveLadder> {
   return memo(ctx.ladders, week, async () => {
-    const cache = ctx.deps.cache;
-    return cache && ctx.q === ctx.deps.db ? cachedLadder(await cache.week(week)) : sqlLadder(ctx.q, week);
+    return ctx.cache ? cachedLadder(await ctx.cache.week(week)) : sqlLadder(ctx.q, week);
   });
 }
 
@@ -67,7 +75,12 @@ export function eligibilityFor(ctx: ReadContext, week: number): Promise<Map<stri
   return memo(ctx.eligibility, week, async () => {
     if (week < 1) return new Map();
     const source = week - 1;
-    if (ctx.finalized.has(source)) return storedEligibility(ctx.q, week);
+    if (ctx.finalized.has(source)) {
+      // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
+      return ctx.cache
+        ? ctx.cache.remember(`eligibility:${week}`, () => storedEligibility(ctx.q, week))
+        : storedEligibility(ctx.q, week);
+    }
     const qualification = await qualificationTop(ctx, source);
     // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
     // (otherwise a far-future week walks back through every empty week, one round of queries each).

@@ -310,17 +310,29 @@ export async function insertEligibility(
 export async function rankChangesSince(
   q: Queryable,
   sinceXid: string | null,
-): Promise<{ xmin: string; changes: Array<{ week: number; userId: number; sp: number }> }> {
-  const found = await rows<{ xmin: string; week: number | null; user_id: string | null; sp: string | null }>(
+): Promise<{
+  xmin: string;
+  finalized: number[];
+  changes: Array<{ week: number; userId: number; sp: number }>;
+}> {
+  const found = await rows<{
+    xmin: string;
+    finalized: string;
+    week: number | null;
+    user_id: string | null;
+    sp: string | null;
+  }>(
     q,
-    sinceXid === null
-      ? sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, null as week, null as user_id, null as sp`
-      : sql`with s as (select pg_snapshot_xmin(pg_current_snapshot()) as x)
-            select s.x::text as xmin, w.week, w.user_id::text as user_id, w.sp::text as sp
-            from s left join week_user_sp w on w.changed_xid >= ${sinceXid}::xid8`,
+    sql`with s as (
+          select pg_snapshot_xmin(pg_current_snapshot()) as x,
+                 (select coalesce(string_agg(week::text, ','), '') from competition_weeks) as finalized)
+        select s.x::text as xmin, s.finalized, w.week, w.user_id::text as user_id, w.sp::text as sp
+        from s left join week_user_sp w on ${sinceXid === null ? sql`false` : sql`w.changed_xid >= ${sinceXid}::xid8`}`,
   );
+  const head = found[0]!;
   return {
-    xmin: found[0]!.xmin,
+    xmin: head.xmin,
+    finalized: head.finalized === "" ? [] : head.finalized.split(",").map(Number),
     changes: found
       .filter((r) => r.user_id !== null)
       .map((r) => ({ week: Number(r.week), userId: Number(r.user_id), sp: Number(r.sp) })),

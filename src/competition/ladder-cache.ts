@@ -3,7 +3,8 @@
  * a week is loaded whole on first use, then follows the rank change feed (rows changed by transactions since a
  * watermark, see rankChangesSince). A read first syncs: it waits for a feed read that started after the read
  * arrived, so it sees every write committed before it — through any instance — and concurrent reads share one
- * feed query. A finalized week is served from its snapshot instead and dropped from memory.
+ * feed query. The same query reports which weeks are finalized: such a week is served from its snapshot and
+ * dropped from memory. Facts that never change once written (a week's stored eligibility) are kept too.
  */
 import type { Queryable } from "../db/client.js";
 import { loadWeekSp, rankChangesSince } from "./competition.repository.js";
@@ -13,6 +14,8 @@ export class LadderCache {
   private readonly weeks = new Map<number, RankIndex>();
   private readonly lastUse = new Map<number, number>();
   private watermark: string | null = null;
+  private finalized = new Set<number>();
+  private readonly immutable = new Map<string, Promise<unknown>>();
   /** Feed reads and week loads run one at a time, in order: a load never races a feed read. */
   private chain: Promise<unknown> = Promise.resolve();
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
@@ -23,12 +26,27 @@ export class LadderCache {
     private readonly maxWeeks = 4,
   ) {}
 
-  /** The week's index, current as of a feed read that started after this call. */
+  /** The week's index as of the last sync (call `sync()` first), loaded on first use. */
   async week(week: number): Promise<RankIndex> {
-    await this.sync();
     const index = this.weeks.get(week) ?? (await this.exclusive(() => this.load(week)));
     this.lastUse.set(week, Date.now());
     return index;
+  }
+
+  /** Finalized weeks as of the last sync. */
+  finalizedWeeks(): Set<number> {
+    return new Set(this.finalized);
+  }
+
+  /** A value that never changes once it exists (e.g. a finalized week's stored rows), loaded once. */
+  remember<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let p = this.immutable.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      this.immutable.set(key, p);
+      p.catch(() => this.immutable.delete(key));
+    }
+    return p;
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
@@ -42,9 +60,11 @@ export class LadderCache {
     if (!this.nextPull) {
       this.nextPull = this.exclusive(async () => {
         this.nextPull = null;
-        const { xmin, changes } = await rankChangesSince(this.q, this.watermark);
+        const { xmin, finalized, changes } = await rankChangesSince(this.q, this.watermark);
         for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
         this.watermark = xmin;
+        this.finalized = new Set(finalized);
+        for (const week of finalized) this.drop(week);
       });
     }
     return this.nextPull;

@@ -98,7 +98,10 @@ export async function getLeaderboard(
     return { ...base, total: 0, cutoffSp: null, rows: [] };
   }
   if (finalized) {
-    const stored = (await findFinalizedWeek(ctx.q, week))!.result as FinalizeResult;
+    // A finalized week's result never changes: the cache keeps it.
+    const load = () => findFinalizedWeek(ctx.q, week);
+    const stored = (await (ctx.cache ? ctx.cache.remember(`finalized:${week}`, load) : load()))!
+      .result as FinalizeResult;
     const part = type === "qualification" ? stored.qualification : stored.champions;
     const page = await snapshotPage(ctx.q, week, type, offset, limit);
     return {

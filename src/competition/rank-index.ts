@@ -82,25 +82,14 @@ export class RankIndex {
 
   /** The entry at 0-based `position` in ladder order, or undefined past the end. */
   at(position: number): { userId: number; sp: number } | undefined {
-    if (position < 0 || position >= this.size) return undefined;
-    const prefix = this.prefixCounts();
-    let lo = 0;
-    let hi = this.blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (prefix[mid]! <= position) lo = mid;
-      else hi = mid - 1;
-    }
-    const b = this.blocks[lo]!;
-    const i = position - prefix[lo]!;
-    return { userId: b.ids[i]!, sp: b.sps[i]! };
+    return this.slice(position, 1)[0];
   }
 
   /** Up to `limit` entries from 0-based `offset`, in ladder order. */
   slice(offset: number, limit: number): Array<{ userId: number; sp: number }> {
     const out: Array<{ userId: number; sp: number }> = [];
-    const first = this.at(offset);
-    if (!first) return out;
+    if (offset < 0 || offset >= this.size) return out;
+    // The block holding `offset`: the last one whose prefix count is ≤ offset.
     const prefix = this.prefixCounts();
     let lo = 0;
     let hi = this.blocks.length - 1;

@@ -10,7 +10,6 @@ import {
   claimPrediction,
   findPrediction,
   insertUsdcClaim,
-  MAX_PREDICTION_ID,
   type PredictionRow,
 } from "./predictions.repository.js";
 
@@ -24,11 +23,6 @@ export async function claimPayout(
   deps: { db: Db; clock: Clock },
   input: { userId: bigint; predictionId: bigint },
 ): Promise<ClaimResult> {
-  if (input.predictionId > MAX_PREDICTION_ID) {
-    throw new AppError("VALIDATION_FAILED", "body.predictionId is out of range", [
-      { field: "body.predictionId", message: "is out of range" },
-    ]);
-  }
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const claimed = await claimPrediction(tx, input.predictionId, input.userId, now);

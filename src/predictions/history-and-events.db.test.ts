@@ -138,7 +138,7 @@ describe("GET /api/user/predictions", () => {
       await get(`${url}?cursor=${forge({ k: "2026-11-20T12:00:00.000Z", i: "x" })}`, p.cookie),
       "query.cursor",
     );
-    // 2^63 = 9223372036854775808 is beyond every bigint id.
+    // Ids have at most 18 digits: 2^63 = 9223372036854775808 (beyond every bigint) is no cursor.
     expectInvalid(
       await get(`${url}?cursor=${forge({ i: "9223372036854775808" })}`, p.cookie),
       "query.cursor",
@@ -149,7 +149,7 @@ describe("GET /api/user/predictions", () => {
     expectInvalid(await get(`${url}?status=settled`, p.cookie), "query.status");
     expectInvalid(await get(`${url}?sort=asc`, p.cookie), "query.sort");
     // The largest valid id is a valid cursor: everything is older.
-    expect(dataOf(await get(`${url}?cursor=${forge({ i: "9223372036854775807" })}`, p.cookie)).items).toEqual(
+    expect(dataOf(await get(`${url}?cursor=${forge({ i: "999999999999999999" })}`, p.cookie)).items).toEqual(
       [],
     );
     expectError(await get(url), 401, "UNAUTHENTICATED");

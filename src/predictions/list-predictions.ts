@@ -2,14 +2,16 @@
 import type { Db } from "../db/client.js";
 import { type EventRow, findEvents } from "../events/events.repository.js";
 import { decodeCursor, encodeCursor } from "../shared/cursor.js";
-import { listUserPredictions, MAX_PREDICTION_ID, type PredictionRow } from "./predictions.repository.js";
+import { ID_PATTERN } from "../shared/schema-types.js";
+import { listUserPredictions, type PredictionRow } from "./predictions.repository.js";
+
+const ID_RE = new RegExp(ID_PATTERN);
 
 const isIdCursor = (v: unknown): v is { i: string } =>
   typeof v === "object" &&
   v !== null &&
   typeof (v as { i: unknown }).i === "string" &&
-  /^\d{1,19}$/.test((v as { i: string }).i) &&
-  BigInt((v as { i: string }).i) <= MAX_PREDICTION_ID;
+  ID_RE.test((v as { i: string }).i);
 
 export async function listPredictions(
   deps: { db: Db },

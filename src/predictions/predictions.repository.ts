@@ -6,9 +6,6 @@ import { predictions, usdcClaims, users } from "../db/schema.js";
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
 
-/** The largest prediction id the bigint column can hold (2^63 − 1); a larger one is malformed input, not a row. */
-export const MAX_PREDICTION_ID = 9_223_372_036_854_775_807n;
-
 /** Inserts a prediction; null when its idempotency key (per user and version) or txHash is already taken. */
 export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<PredictionRow | null> {
   const [row] = await tx.insert(predictions).values(values).onConflictDoNothing().returning();

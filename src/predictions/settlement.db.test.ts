@@ -363,9 +363,9 @@ describe("claim-payout", () => {
 
     expectError(await claim(t, stranger.cookie, id), 404, "NOT_FOUND");
     expectError(await claim(t, stranger.cookie, "999999999"), 404, "NOT_FOUND");
-    expectError(await claim(t, stranger.cookie, "9223372036854775807"), 404, "NOT_FOUND"); // largest bigint
-    // 2^63 = 9223372036854775808 is one past the largest id a bigint column can hold.
-    for (const bad of ["abc", "0", "-1", "1.5", "", "99999999999999999999", "9223372036854775808"]) {
+    expectError(await claim(t, stranger.cookie, "999999999999999999"), 404, "NOT_FOUND"); // largest accepted id
+    // Ids have at most 18 digits, so none can overflow bigint (2^63 − 1 = 9223372036854775807).
+    for (const bad of ["abc", "0", "-1", "1.5", "", "99999999999999999999", "9223372036854775807"]) {
       expectInvalid(await claim(t, stranger.cookie, bad), "body.predictionId");
     }
     expectInvalid(await postClaimBody(stranger.cookie, {}), "body.predictionId");
