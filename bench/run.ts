@@ -115,6 +115,11 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
       body: JSON.stringify({ now: BENCH_SEASON.now }),
     });
 
+    // As in production, only the live week is unfinalized: finalize the ten earlier weeks (10,000 players each).
+    const fin = { "x-competition-finalize-secret": FINALIZE_SECRET };
+    for (let w = 0; w < W; w++)
+      await fetchJson(`${base}/api/competition/finalize?week=${w}`, { method: "POST", headers: fin });
+
     let t = Date.now();
     await fetchJson(`${base}/api/competition/leaderboard?week=${W}&limit=50`);
     const cacheLoadSec = (Date.now() - t) / 1000;
@@ -213,15 +218,12 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
     const ranksExact = mismatches === 0;
     log(`  ranks checked for ${ids.length} players: ${mismatches} mismatches`);
 
-    // (e) Finalize: the earlier weeks first (each 10,000 players), then the big week after it ends.
-    const fin = { "x-competition-finalize-secret": FINALIZE_SECRET };
+    // (e) Finalize the big week once it has ended.
     await fetchJson(`${base}/api/admin/clock`, {
       method: "PUT",
       headers: admin,
       body: JSON.stringify({ now: BENCH_SEASON.afterLiveWeek }),
     });
-    for (let w = 0; w < W; w++)
-      await fetchJson(`${base}/api/competition/finalize?week=${w}`, { method: "POST", headers: fin });
     t = Date.now();
     const finalized = await fetchJson(`${base}/api/competition/finalize?week=${W}`, {
       method: "POST",
@@ -313,7 +315,12 @@ async function stopServer(server: ChildProcess): Promise<void> {
 }
 
 async function load(opts: Parameters<typeof autocannon>[0]) {
-  return autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
+  const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
+  const path = opts.requests?.[0]?.path ?? new URL(opts.url).pathname + new URL(opts.url).search;
+  log(
+    `  ${path}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors`,
+  );
+  return r;
 }
 
 async function fetchJson(url: string, init?: RequestInit): Promise<any> {

@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { oidcVerifier } from "./auth/oidc.js";
 import { authRoutes } from "./auth/routes.js";
+import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth: AuthDeps = {
     db,
     clock,
+    sessions: database.changeCount ? new SessionCache(database.changeCount) : null,
     jwtKey: new TextEncoder().encode(config.jwtSecret),
     siweDomain: config.siweDomain,
     siweChainIds: config.siweChainIds,
@@ -75,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     season,
     incentiveMicro: config.protocolIncentiveMicro,
-    cache: config.rankCache ? new LadderCache(db) : null,
+    cache: config.rankCache ? new LadderCache(db, database.changeCount) : null,
   };
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });

@@ -26,6 +26,7 @@ import {
   revokeSession,
 } from "./auth.repository.js";
 import type { OidcVerifier } from "./oidc.js";
+import type { SessionCache } from "./session-cache.js";
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from "./session-token.js";
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
@@ -33,6 +34,8 @@ export const NONCE_TTL_MS = 10 * 60 * 1000;
 export interface AuthDeps {
   db: Db;
   clock: Clock;
+  /** Active sessions remembered while an embedded database sees no writes; absent on PostgreSQL. */
+  sessions?: SessionCache | null;
   jwtKey: Uint8Array;
   siweDomain: string;
   siweChainIds: number[];
@@ -163,8 +166,11 @@ export async function resolveSession(
   const now = deps.clock.now();
   const claims = await verifySessionToken(deps.jwtKey, token, now);
   if (!claims) return null;
-  const userId = BigInt(claims.userId);
-  const user = await findActiveSessionUser(deps.db, claims.sessionId, userId, now);
+  const cached = deps.sessions?.get(claims.sessionId, now);
+  if (cached) return { user: cached, sessionId: claims.sessionId };
+  const writes = deps.sessions?.writes() ?? 0;
+  const user = await findActiveSessionUser(deps.db, claims.sessionId, BigInt(claims.userId), now);
+  if (user) deps.sessions?.set(claims.sessionId, user, claims.expiresAt, writes);
   return user ? { user, sessionId: claims.sessionId } : null;
 }
 

@@ -9,6 +9,7 @@ import { AdjustableClock } from "../clock.js";
 import { type Database, rows, sql } from "../db/client.js";
 import { findEvent } from "../events/events.repository.js";
 import { presentEvent } from "../events/presenters.js";
+import { listPredictions } from "../predictions/list-predictions.js";
 import type { CliContext } from "./cli-context.js";
 import {
   eventResultCommand,
@@ -185,6 +186,8 @@ describe("seed-demo", () => {
   const TABLES = [
     "users",
     "events",
+    "predictions",
+    "usdc_claims",
     "sp_ledger",
     "week_user_sp",
     "protocol_fees",
@@ -194,18 +197,24 @@ describe("seed-demo", () => {
     "credits_ledger",
   ];
 
-  async function counts() {
+  async function counts(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const t of TABLES) {
       const [r] = await rows<{ n: string }>(ctx.database.db, sql.raw(`select count(*)::text as n from ${t}`));
       out[t] = r!.n;
     }
-    const [sp] = await rows<{ s: string }>(
+    const [sums] = await rows<{ sp: string; credits: string; claimed: string }>(
       ctx.database.db,
-      sql`select coalesce(sum(total_sp), 0)::text as s from users`,
+      sql`select (select coalesce(sum(total_sp), 0) from users)::text as sp,
+                 (select coalesce(sum(credits_balance), 0) from users)::text as credits,
+                 (select count(*) from predictions where claimed_at is not null)::text as claimed`,
     );
-    out.totalSp = sp!.s;
-    return out;
+    return { ...out, ...sums! };
+  }
+
+  async function countBy(query: ReturnType<typeof sql>): Promise<Record<string, number>> {
+    const found = await rows<{ k: string; n: string }>(ctx.database.db, query);
+    return Object.fromEntries(found.map((r) => [r.k, Number(r.n)]));
   }
 
   beforeAll(async () => {
@@ -219,8 +228,21 @@ describe("seed-demo", () => {
     const first = await seedDemoCommand(ctx, { players: 40, seed: "cli-test" });
     expect(first.currentWeek).toBe(2);
     expect(first.events.created).toBe(first.events.total);
+    expect(first.players.created).toBe(first.players.signedUp);
+    expect(first.players.referred).toBeGreaterThan(0);
+    expect(first.bets.credits.created).toBe(first.bets.credits.total);
+    expect(first.bets.credits.total).toBeGreaterThan(100);
+    expect(first.bets.onchain.created).toBe(first.bets.onchain.total);
+    expect(first.bets.onchain.total).toBeGreaterThan(0);
+    expect(first.bets).toMatchObject({ closed: 0, insufficientCredits: 0 });
+    expect(first.bets.leftOpen).toBeGreaterThan(0);
+    expect(first.dailyCredits.created).toBe(first.dailyCredits.total);
+    expect(first.results.settled).toBe(first.results.total);
+    expect(first.payouts.created).toBe(first.payouts.total);
+    expect(first.payouts.total).toBeGreaterThan(0);
+    expect(first.referrals.redeemed).toBeGreaterThan(0);
     expect(first.spRows.created).toBe(first.spRows.total);
-    expect(first.spRows.total).toBeGreaterThan(50);
+    expect(first.spRows.byType).toEqual({ ONCHAIN_SP: first.spRows.total });
     expect(first.fees.created).toBe(first.fees.total);
     expect(first.finalized.map((f) => [f.week, f.alreadyFinalized])).toEqual([
       [0, false],
@@ -229,11 +251,59 @@ describe("seed-demo", () => {
     expect(first.finalized[1]!.prizes).toBeGreaterThan(0);
     expect(typeof first.elapsedMs).toBe("number");
     const after1 = await counts();
-    expect(Number(after1.users)).toBe(first.players.withSp);
+    expect(Number(after1.users)).toBe(first.players.signedUp);
+    expect(Number(after1.predictions)).toBe(first.bets.credits.total + first.bets.onchain.total);
+
+    // The ladders' SP comes from settlement (prediction:<id>), the feed (sp:<pick>) and redeemed referrals.
+    const spTypes = await countBy(
+      sql`select type || ' ' || split_part(external_id, ':', 1) as k, count(*)::text as n
+          from sp_ledger group by 1`,
+    );
+    expect(Object.keys(spTypes).sort()).toEqual([
+      "ONCHAIN_PREDICTION prediction",
+      "ONCHAIN_SP sp",
+      "PREDICTION prediction",
+      "REFERRAL referral",
+      "WARMUP_PREDICTION prediction",
+    ]);
+    expect(spTypes["REFERRAL referral"]).toBe(first.referrals.redeemed);
+    // Every bet was placed while its event was open, and settled after kickoff.
+    const [late] = await rows<{ placed: string; settled: string }>(
+      ctx.database.db,
+      sql`select count(*) filter (where p.placed_at >= e.kickoff_at)::text as placed,
+                 count(*) filter (where p.settled_at < e.kickoff_at)::text as settled
+          from predictions p join events e on e.id = p.event_id`,
+    );
+    expect(late).toEqual({ placed: "0", settled: "0" });
+    const byStatus = await countBy(
+      sql`select version || ' ' || status as k, count(*)::text as n from predictions group by 1`,
+    );
+    expect(byStatus["1 won"]).toBeGreaterThan(0);
+    expect(byStatus["1 lost"]).toBeGreaterThan(0);
+    expect(byStatus["1 open"]).toBeGreaterThan(0);
+    expect(byStatus["1 pending"] ?? 0).toBe(0);
+    expect(byStatus["2 pending"] ?? 0).toBe(0);
 
     const second = await seedDemoCommand(ctx, { players: 40, seed: "cli-test" });
     expect(second.events.created).toBe(0);
-    expect(second.events.results.settled).toBe(0);
+    expect(second.events.settledBefore).toBe(first.results.total);
+    expect(second.players.created).toBe(0);
+    expect(second.bets.credits).toEqual({
+      ...first.bets.credits,
+      created: 0,
+      replayed: first.bets.credits.total,
+    });
+    expect(second.bets.onchain).toEqual({
+      ...first.bets.onchain,
+      created: 0,
+      replayed: first.bets.onchain.total,
+    });
+    expect(second.dailyCredits.created).toBe(0);
+    expect(second.results.settled).toBe(0);
+    expect(second.results.alreadySettled).toBe(first.results.total);
+    expect(second.payouts.created).toBe(0);
+    expect(second.payouts.alreadyClaimed).toBe(first.payouts.total);
+    expect(second.referrals.redeemed).toBe(0);
     expect(second.spRows.created).toBe(0);
     expect(second.fees.created).toBe(0);
     expect(second.finalized.map((f) => [f.week, f.alreadyFinalized])).toEqual([
@@ -242,6 +312,34 @@ describe("seed-demo", () => {
     ]);
     expect(second.finalized).toEqual(first.finalized.map((f) => ({ ...f, alreadyFinalized: true })));
     expect(await counts()).toEqual(after1);
+  });
+
+  it("gives the top players of the all-time leaderboard a history of settled and claimed bets", async () => {
+    const t = await createTestApp({ database: ctx.database, now: NOW });
+    try {
+      const top = (await call(t.app, { method: "GET", url: "/api/leaderboard?limit=10" })).body.data;
+      expect(top.rows.length).toBe(10);
+      let claimed = 0;
+      for (const row of top.rows) {
+        expect(Number(row.totalSp)).toBeGreaterThan(0);
+        const history = await listPredictions(
+          { db: ctx.database.db },
+          { userId: BigInt(row.userId), limit: 200 },
+        );
+        expect(history.items.length).toBeGreaterThan(0);
+        for (const { prediction, event } of history.items) {
+          expect(prediction.placedAt.getTime()).toBeLessThan(event.kickoffAt.getTime());
+          if (prediction.claimedAt) {
+            expect(["won", "void"]).toContain(prediction.status);
+            claimed++;
+          }
+        }
+        expect(history.items.some((i) => i.prediction.status === "won")).toBe(true);
+      }
+      expect(claimed).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+    }
   });
 
   it("shows a newcomer finalized weeks with prizes, a live week and an upcoming one", async () => {

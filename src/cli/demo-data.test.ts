@@ -6,12 +6,14 @@ import { toStoredMarkets } from "../events/upsert-event.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import {
   buildDemoSeason,
+  type DemoAction,
   type DemoOptions,
   type DemoPick,
   kickoffSlots,
   oddsFromProbability,
   pickReward,
   SP_HISTORY_WEEKS,
+  viaApp,
 } from "./demo-data.js";
 import { DEMO_LEAGUES } from "./demo-leagues.js";
 import { hash32, longTailCount, mulberry32, streamFor } from "./prng.js";
@@ -31,7 +33,8 @@ function options(overrides: Partial<DemoOptions> = {}): DemoOptions {
     season,
     now: NOW,
     spPerUsdc: 100,
-    referralRewardSp: 500,
+    welcomeCredits: 1000,
+    dailyCredits: 1000,
     ...overrides,
   };
 }
@@ -40,11 +43,15 @@ const demo = buildDemoSeason(options());
 const eventById = new Map(demo.events.map((e) => [e.id, e]));
 const weekOf = (eventId: string) => weekIndexAt(season, new Date(eventById.get(eventId)!.body.kickoffAt))!;
 
+/** The competitive SP each player earns in `week`: won picks on finished events, whichever channel. */
 function weeklyTotals(week: number): number[] {
   const totals = new Map<string, number>();
-  for (const r of demo.spRows) {
-    if (r.eventId === undefined || weekOf(r.eventId) !== week) continue;
-    totals.set(r.wallet, (totals.get(r.wallet) ?? 0) + r.amount);
+  for (const p of demo.picks) {
+    const event = eventById.get(p.eventId)!;
+    if (weekOf(p.eventId) !== week || event.result?.status !== "finished") continue;
+    if (event.result.winningOutcome !== p.outcome) continue;
+    const { amount } = pickReward(p, event.body.warmup === true, 100);
+    totals.set(p.wallet, (totals.get(p.wallet) ?? 0) + amount);
   }
   return [...totals.values()].sort((a, b) => b - a);
 }
@@ -141,24 +148,111 @@ describe("buildDemoSeason", () => {
     expect(buildDemoSeason(options({ seed: "other", players: 1 })).players[0]!.wallet).not.toBe(wallets[0]);
   });
 
-  it("records SP only for won picks on finished events, with unique external ids", () => {
+  it("leaves to the chain feed only the won USDC picks not reported as version-2 bets", () => {
     expect(new Set(demo.spRows.map((r) => r.externalId)).size).toBe(demo.spRows.length);
     const picks = new Map(demo.picks.map((p) => [`sp:${p.key}`, p]));
     for (const r of demo.spRows) {
       expect(Number.isSafeInteger(r.amount) && r.amount > 0).toBe(true);
-      if (r.type === "REFERRAL") {
-        expect(r.eventId).toBeUndefined();
-        expect(r.amount).toBe(500);
-        continue;
-      }
+      expect(r.type).toBe("ONCHAIN_SP");
       const pick = picks.get(r.externalId)!;
+      expect(pick.stake).toMatchObject({ kind: "usdc", reported: false });
       const event = eventById.get(r.eventId!)!;
       expect(event.result).toEqual({ status: "finished", winningOutcome: pick.outcome });
       expect(pickReward(pick, event.body.warmup === true, 100)).toEqual({ type: r.type, amount: r.amount });
     }
-    const types = new Set(demo.spRows.map((r) => r.type));
-    expect([...types].sort()).toEqual(["ONCHAIN_SP", "PREDICTION", "REFERRAL", "WARMUP_PREDICTION"]);
-    expect(demo.spRows.filter((r) => r.type === "REFERRAL").length).toBeGreaterThan(0);
+    const usdc = demo.picks.filter((p) => p.stake.kind === "usdc");
+    const reported = usdc.filter((p) => viaApp(p));
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.length).toBeLessThan(usdc.length / 2);
+    expect(demo.spRows.length).toBeGreaterThan(0);
+  });
+
+  it("orders the timeline: daily credits, then bets before kickoff, results, then claims", () => {
+    const now = NOW.toISOString();
+    const keyOf = (a: DemoAction) =>
+      a.kind === "daily-credits"
+        ? `d${a.player}|${a.at.slice(0, 10)}`
+        : a.kind === "result"
+          ? `r${a.eventId}`
+          : `${a.kind}${a.pick.key}`;
+    expect(new Set(demo.actions.map(keyOf)).size).toBe(demo.actions.length);
+    const rank = { "daily-credits": 0, bet: 1, result: 2, claim: 3 };
+    const claimedDays = new Set<string>();
+    const resultAt = new Map<string, string>();
+    for (const [i, a] of demo.actions.entries()) {
+      expect(a.at <= now).toBe(true);
+      const prev = demo.actions[i - 1];
+      if (prev) expect(prev.at < a.at || (prev.at === a.at && rank[prev.kind] <= rank[a.kind])).toBe(true);
+      if (a.kind === "daily-credits") {
+        const day = `${a.player}|${a.at.slice(0, 10)}`;
+        expect(claimedDays.has(day)).toBe(false);
+        claimedDays.add(day);
+      } else if (a.kind === "bet") {
+        expect(viaApp(a.pick)).toBe(true);
+        expect(a.at).toBe(a.pick.placedAt);
+        const before = Date.parse(a.pick.kickoffAt) - Date.parse(a.at);
+        expect(before).toBeGreaterThanOrEqual(2 * 3600_000);
+        expect(before).toBeLessThanOrEqual(48 * 3600_000);
+        expect(claimedDays.has(`${a.pick.player}|${a.at.slice(0, 10)}`)).toBe(true);
+      } else if (a.kind === "result") {
+        expect(eventById.get(a.eventId)!.result).toEqual(a.result);
+        resultAt.set(a.eventId, a.at);
+      } else {
+        expect(a.pick.claimAt).toBe(a.at);
+        expect(resultAt.get(a.pick.eventId)! < a.at).toBe(true);
+        const result = eventById.get(a.pick.eventId)!.result!;
+        expect(result.status === "cancelled" || result.winningOutcome === a.pick.outcome).toBe(true);
+      }
+    }
+    const kinds = new Set(demo.actions.map((a) => a.kind));
+    expect([...kinds].sort()).toEqual(["bet", "claim", "daily-credits", "result"]);
+    expect(demo.events.filter((e) => e.result).length).toBe(
+      demo.actions.filter((a) => a.kind === "result").length,
+    );
+    // Some bets on events still to be played stay open.
+    expect(demo.actions.some((a) => a.kind === "bet" && Date.parse(a.pick.kickoffAt) > NOW.getTime())).toBe(
+      true,
+    );
+  });
+
+  it("never lets a credits balance go negative, with welcome and daily credits and claimed payouts", () => {
+    const balance = new Map<number, number>();
+    for (const a of demo.actions) {
+      if (a.kind === "result") continue;
+      const player = a.kind === "daily-credits" ? a.player : a.pick.player;
+      const before = balance.get(player) ?? 1000;
+      if (a.kind === "daily-credits") balance.set(player, before + 1000);
+      else if (a.pick.stake.kind === "credits") {
+        const stake = a.pick.stake.credits;
+        const result = eventById.get(a.pick.eventId)!.result;
+        const payout = result?.status === "cancelled" ? stake : pickReward(a.pick, false, 100).amount;
+        balance.set(player, a.kind === "bet" ? before - stake : before + payout);
+        expect(balance.get(player)!).toBeGreaterThanOrEqual(0);
+      }
+    }
+    expect(demo.unaffordable).toBeLessThan(demo.picks.length / 100);
+    // Without daily credits, more picks are left out, and never a USDC one.
+    const poor = buildDemoSeason(options({ dailyCredits: 0 }));
+    expect(poor.unaffordable).toBeGreaterThan(demo.unaffordable);
+    expect(poor.picks.filter((p) => p.stake.kind === "usdc")).toEqual(
+      demo.picks.filter((p) => p.stake.kind === "usdc"),
+    );
+  });
+
+  it("signs up the bettors and their referrers, referrers first", () => {
+    const bettors = new Set(demo.picks.filter((p) => p.placedAt <= NOW.toISOString()).map((p) => p.player));
+    expect(demo.signedUp).toEqual([...demo.signedUp].sort((a, b) => a - b));
+    const signedUp = new Set(demo.signedUp);
+    for (const b of bettors) expect(signedUp.has(b)).toBe(true);
+    for (const i of demo.signedUp) {
+      const referrer = demo.players[i]!.referrer;
+      if (referrer === null) continue;
+      expect(referrer).toBeLessThan(i);
+      expect(signedUp.has(referrer)).toBe(true);
+    }
+    const referred = demo.players.filter((p) => p.referrer !== null).length;
+    expect(referred).toBeGreaterThan(0);
+    expect(referred).toBeLessThan(demo.players.length / 4);
   });
 
   it("gives long-tailed weekly SP with ties", () => {
@@ -182,7 +276,7 @@ describe("buildDemoSeason", () => {
     expect([...feeWeeks].sort()).toEqual([0, 1, 2]);
   });
 
-  it("only adds what became due when run later (same fixtures, results and rows)", () => {
+  it("only adds what became due when run later (same fixtures, results, picks, actions and rows)", () => {
     // Fri 2026-11-27 12:00 UTC: one week later, week 2 has ended.
     const later = buildDemoSeason(options({ now: new Date("2026-11-27T12:00:00.000Z") }));
     expect(later.finalizeWeeks).toEqual([0, 1, 2]);
@@ -194,6 +288,11 @@ describe("buildDemoSeason", () => {
     }
     const laterRows = new Map(later.spRows.map((r) => [r.externalId, r]));
     for (const r of demo.spRows) expect(laterRows.get(r.externalId)).toEqual(r);
+    const placed = (picks: DemoPick[]) => picks.filter((p) => p.placedAt <= NOW.toISOString());
+    expect(placed(later.picks)).toEqual(placed(demo.picks));
+    expect(later.actions.length).toBeGreaterThan(demo.actions.length);
+    expect(later.actions.slice(0, demo.actions.length)).toEqual(demo.actions);
+    expect(later.signedUp).toEqual(expect.arrayContaining(demo.signedUp));
     const laterFees = new Set(later.fees.map((f) => f.txHash));
     for (const f of demo.fees) expect(laterFees.has(f.txHash)).toBe(true);
   });
@@ -203,7 +302,9 @@ describe("buildDemoSeason", () => {
     const early = buildDemoSeason(options({ now: new Date("2026-10-01T00:00:00.000Z") }));
     expect(early.weeks).toEqual([0, 1]);
     expect(early.events.every((e) => e.body.status === "scheduled" && e.result === null)).toBe(true);
-    expect(early.spRows.every((r) => r.type === "REFERRAL")).toBe(true);
+    expect(early.spRows).toEqual([]);
+    expect(early.actions).toEqual([]);
+    expect(early.signedUp).toEqual([]);
     expect(early.fees).toEqual([]);
     expect(early.finalizeWeeks).toEqual([]);
   });
@@ -238,7 +339,7 @@ describe("demo rules", () => {
     expect(oddsFromProbability(0.1)).toBe(9.52);
   });
 
-  it("earns floor(stake × odds) for credits and floor(stakeUsdc × SP_PER_USDC × odds) for USDC", () => {
+  it("earns floor(stake × odds) for credits, floor(stakeUsdc × SP_PER_USDC × odds) for USDC", () => {
     const pick = (stake: DemoPick["stake"], odds: number): DemoPick => ({
       key: "k",
       player: 0,
@@ -250,6 +351,8 @@ describe("demo rules", () => {
       outcome: "home",
       odds,
       stake,
+      placedAt: "2026-11-14T09:30:00.000Z",
+      claimAt: null,
     });
     expect(pickReward(pick({ kind: "credits", credits: 25 }, 2.15), false, 100)).toEqual({
       type: "PREDICTION",
@@ -259,8 +362,12 @@ describe("demo rules", () => {
       type: "WARMUP_PREDICTION",
       amount: 185,
     });
-    expect(pickReward(pick({ kind: "usdc", usdc: 5 }, 2.33), false, 100)).toEqual({
+    expect(pickReward(pick({ kind: "usdc", usdc: 5, reported: false }, 2.33), false, 100)).toEqual({
       type: "ONCHAIN_SP",
+      amount: 1165,
+    });
+    expect(pickReward(pick({ kind: "usdc", usdc: 5, reported: true }, 2.33), false, 100)).toEqual({
+      type: "ONCHAIN_PREDICTION",
       amount: 1165,
     });
   });

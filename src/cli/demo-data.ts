@@ -1,21 +1,27 @@
 /**
  * The demo season as data: fixtures for every competition week from the opening week to the week after the
- * current one, wallet players, their picks, the SP ledger rows the won picks earn, protocol fees and the weeks to
- * finalize. `seed-demo.ts` writes it through the use cases.
+ * current one, wallet players (some referred by another), their picks, the timeline of what the players and the
+ * results feed did by `now` (daily credits, bets, results, payout claims), the SP rows the chain feed reports,
+ * protocol fees and the weeks to finalize. `seed-demo.ts` writes it through the use cases.
  *
  * Contract:
  * - Pure and deterministic: the same options give the same season (seeded PRNG, no clock read, no I/O).
- * - `now` only decides what has happened yet: an event's status and result, which won picks have earned SP,
- *   which fees have occurred and which weeks have ended. Fixtures, odds, players, picks and results themselves
- *   are fixed by the seed, so a later run adds the rows that became due and never a different version of one.
- * - Every identifier is stable: event ids, ledger `externalId`s and fee transaction hashes derive from the seed,
- *   which is what makes re-running the seed idempotent.
+ * - `now` only decides what has happened yet: an event's status and result, which timeline actions are due
+ *   (`at` ≤ now), which fees have occurred and which weeks have ended. Fixtures, odds, players, picks, their
+ *   instants and results themselves are fixed by the seed, so a later run adds the actions and rows that became
+ *   due and never a different version of one.
+ * - Every identifier is stable: event ids, pick keys (the bets' idempotency keys), ledger `externalId`s and
+ *   transaction hashes derive from the seed, which is what makes re-running the seed idempotent.
  * - Player i's wallet is the address of private key keccak256("sp-demo|<seed>|player|<i>") (a demo key, never a
  *   real wallet); its draws come from its own stream, so `players` changes nobody else's data.
- * - SP follows the ledger rules: a won credit pick earns floor(stake × odds) (WARMUP_PREDICTION on warm-up
- *   events, PREDICTION otherwise), a won USDC pick floor(stakeUsdc × SP_PER_USDC × odds) as ONCHAIN_SP; lost,
- *   void and unsettled picks earn nothing. Picks are drawn for the last `SP_HISTORY_WEEKS` weeks before the
- *   current one onwards, which bounds the seed's work on a long-running season.
+ * - A credit pick is a version-1 bet placed at `placedAt` (2 to 48 h before kickoff); a USDC pick is either a
+ *   version-2 bet the player reports (`reported`) or a bet the chain feed reports as ONCHAIN_SP (`spRows`).
+ *   SP follows the ledger rules (`pickReward`): settlement writes PREDICTION / WARMUP_PREDICTION /
+ *   ONCHAIN_PREDICTION for won bets; lost, void and unsettled picks earn nothing. Picks are drawn for the last
+ *   `SP_HISTORY_WEEKS` weeks before the current one onwards, which bounds the seed's work on a long season.
+ * - Credits never run out: a player claims the daily credits on each UTC day they bet through the app (before
+ *   the day's first bet), claims most won or void picks some time after the result, and a credit pick the
+ *   balance could not cover at its instant is left out (`affordablePicks`).
  * - Weekly SP is long-tailed (70 % casual players, 25 % regulars, 5 % whales, a few on-chain) and tied in
  *   places: players who copy the same tip sheet end the week on the same SP.
  */
@@ -24,6 +30,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { currentWeek, type Season, weekBounds, weekIndexAt } from "../competition/calendar.js";
 import type { SpType } from "../competition/competitive-sp.js";
 import type { EventUpsertInput } from "../events/schema.js";
+import { creditsPayout } from "../predictions/settlement.js";
 import { formatUsdc, mulOddsFloor, parseOddsMilli } from "../shared/money.js";
 import { DEMO_LEAGUES, type DemoLeague } from "./demo-leagues.js";
 import {
@@ -43,13 +50,22 @@ export interface DemoOptions {
   season: Season;
   now: Date;
   spPerUsdc: number;
-  referralRewardSp: number;
+  welcomeCredits: number;
+  dailyCredits: number;
 }
 
 /** How many weeks before the current one receive picks (older weeks keep their fixtures and fees). */
 export const SP_HISTORY_WEEKS = 8;
 /** Share of played fixtures that end up cancelled (void). */
 const CANCEL_RATE = 0.03;
+/** Share of USDC picks the player reports as version-2 bets (the others reach the ledger from the chain feed). */
+const REPORT_RATE = 0.4;
+/** Share of won or void picks whose payout gets claimed. */
+const CLAIM_RATE = 0.85;
+/** Share of players who signed up with another player's referral code; of referrers, those who redeem. */
+const REFERRED_RATE = 0.12;
+const REDEEM_RATE = 0.75;
+const HOUR_MS = 3600 * 1000;
 /** Bookmaker margin built into the demo odds. */
 const MARGIN = 1.05;
 const DAY_MS = 24 * 3600 * 1000;
@@ -63,6 +79,8 @@ export interface DemoEvent {
   body: EventUpsertInput;
   /** The result, fixed by the seed; null while the fixture has not been decided at `now`. */
   result: DemoResult | null;
+  /** When the result is posted (a cancelled fixture's kickoff, else its final whistle), fixed by the seed. */
+  resultAt: string;
 }
 
 export type PlayerTier = "casual" | "regular" | "whale";
@@ -78,9 +96,16 @@ export interface DemoPlayer {
   onchain: boolean;
   /** First competition week the player plays. */
   joinWeek: number;
+  /** Index of the player whose referral code this one signed up with (always a lower index), or null. */
+  referrer: number | null;
+  /** Whether the player redeems the referral rewards of its referees. */
+  redeemsReferrals: boolean;
 }
 
-export type DemoStake = { kind: "credits"; credits: number } | { kind: "usdc"; usdc: number };
+/** `reported`: a version-2 bet the player reports; otherwise the chain feed reports its SP. */
+export type DemoStake =
+  | { kind: "credits"; credits: number }
+  | { kind: "usdc"; usdc: number; reported: boolean };
 
 export interface DemoPick {
   /** Stable key of the pick: `<eventId>:p<player>:<n>`. */
@@ -94,6 +119,10 @@ export interface DemoPick {
   outcome: string;
   odds: number;
   stake: DemoStake;
+  /** When the bet is placed: 2 to 48 h before kickoff. */
+  placedAt: string;
+  /** When its payout is claimed through the app (a won or void pick, most of them), or null. */
+  claimAt: string | null;
 }
 
 export interface DemoSpRow {
@@ -103,6 +132,16 @@ export interface DemoSpRow {
   eventId?: string;
   externalId: string;
 }
+
+/**
+ * One step of the season's timeline. At the same instant: daily credits, then bets, then results, then claims.
+ * A `bet` of a version-2 pick is its report (`stake.reported`).
+ */
+export type DemoAction =
+  | { kind: "daily-credits"; at: string; player: number }
+  | { kind: "bet"; at: string; pick: DemoPick }
+  | { kind: "result"; at: string; eventId: string; result: DemoResult }
+  | { kind: "claim"; at: string; pick: DemoPick };
 
 export interface DemoFee {
   txHash: `0x${string}`;
@@ -119,8 +158,15 @@ export interface DemoSeason {
   weeks: number[];
   events: DemoEvent[];
   players: DemoPlayer[];
+  /** Every pick of the history weeks, placed by now or not (without those the balance could not cover). */
   picks: DemoPick[];
-  /** Won picks on finished events, then the referral rewards. */
+  /** Credit picks left out because the player's balance could not cover them. */
+  unaffordable: number;
+  /** Players signed up by now, ascending (referrers before their referees): bettors and their referrers. */
+  signedUp: number[];
+  /** What happened by `now`, in order. */
+  actions: DemoAction[];
+  /** ONCHAIN_SP rows the chain feed reports: won USDC picks that were not reported as version-2 bets. */
   spRows: DemoSpRow[];
   /** Fees that have occurred by `now`, in week order. */
   fees: DemoFee[];
@@ -190,6 +236,8 @@ interface Fixture {
   event: DemoEvent;
   /** True probabilities, used for the players' choices. */
   probabilities: number[];
+  /** The result fixed by the seed, whether or not it is decided at `now`. */
+  outcome: DemoResult;
 }
 
 function fixturesOfWeek(opts: DemoOptions, tag: string, week: number): Fixture[] {
@@ -246,17 +294,14 @@ function buildFixture(
 
   const now = opts.now.getTime();
   const start = f.kickoff.getTime();
+  const outcome: DemoResult = cancelled
+    ? { status: "cancelled" }
+    : { status: "finished", winningOutcome: outcomes[winner]!.key };
+  const resultAt = cancelled ? start : start + league.durationMinutes * 60_000;
   let status: NonNullable<EventUpsertInput["status"]> = "scheduled";
-  let result: DemoResult | null = null;
-  if (now >= start && cancelled) {
-    status = "cancelled";
-    result = { status: "cancelled" };
-  } else if (now >= start + league.durationMinutes * 60_000) {
-    status = "finished";
-    result = { status: "finished", winningOutcome: outcomes[winner]!.key };
-  } else if (now >= start) {
-    status = "live";
-  }
+  if (now >= resultAt) status = outcome.status;
+  else if (now >= start) status = "live";
+  const result = now >= resultAt ? outcome : null;
   const body: EventUpsertInput = {
     sport: league.sport,
     league: league.league,
@@ -267,7 +312,11 @@ function buildFixture(
     markets: [market],
   };
   if (league.warmupWeeks) body.warmup = true;
-  return { event: { id: f.id, week: f.week, body, result }, probabilities };
+  return {
+    event: { id: f.id, week: f.week, body, result, resultAt: new Date(resultAt).toISOString() },
+    probabilities,
+    outcome,
+  };
 }
 
 const TIERS: Record<
@@ -332,7 +381,18 @@ function buildPlayer(seed: string, index: number): DemoPlayer {
   const tier: PlayerTier = roll < 0.05 ? "whale" : roll < 0.3 ? "regular" : "casual";
   const onchain = rng() < 0.2;
   const joinWeek = rng() < 0.7 ? 0 : longTailCount(rng, 1.5);
-  return { index, ...demoWallet(seed, index), tier, onchain, joinWeek };
+  // Its own stream, so the referral draws shift none of the player's other numbers.
+  const social = streamFor(seed, "referral", index);
+  const referred = social() < REFERRED_RATE;
+  const referrer = referred && index > 0 ? Math.floor(social() * index) : null;
+  const redeemsReferrals = social() < REDEEM_RATE;
+  return { index, ...demoWallet(seed, index), tier, onchain, joinWeek, referrer, redeemsReferrals };
+}
+
+/** Won, lost or void: how a pick ends under the seed's result of its fixture. */
+function pickEnd(fixture: Fixture, outcome: string): "won" | "lost" | "void" {
+  if (fixture.outcome.status === "cancelled") return "void";
+  return fixture.outcome.winningOutcome === outcome ? "won" : "lost";
 }
 
 function picksOf(
@@ -349,8 +409,16 @@ function picksOf(
   const pick = (n: number, fixture: Fixture, choice: number, stake: DemoStake): DemoPick => {
     const market = fixture.event.body.markets[0]!;
     const outcome = market.outcomes[choice]!;
+    const key = `${fixture.event.id}:p${player.index}:${n}`;
+    // The pick's own stream: its instants and channel shift no other draw.
+    const own = streamFor(seed, "pick", key);
+    const kickoff = Date.parse(fixture.event.body.kickoffAt);
+    const placedAt = kickoff - 2 * HOUR_MS - Math.floor(own() * 46 * 60) * 60_000;
+    const claims = own() < CLAIM_RATE && pickEnd(fixture, outcome.key) !== "lost";
+    const claimAt = Date.parse(fixture.event.resultAt) + 15 * 60_000 + Math.floor(own() * 36 * 60) * 60_000;
+    const channel: DemoStake = stake.kind === "usdc" ? { ...stake, reported: own() < REPORT_RATE } : stake;
     return {
-      key: `${fixture.event.id}:p${player.index}:${n}`,
+      key,
       player: player.index,
       wallet: player.wallet,
       week,
@@ -359,7 +427,9 @@ function picksOf(
       market: market.key,
       outcome: outcome.key,
       odds: outcome.odds,
-      stake,
+      stake: channel,
+      placedAt: new Date(placedAt).toISOString(),
+      claimAt: claims ? new Date(claimAt).toISOString() : null,
     };
   };
   if (rng() < FOLLOW_RATE) {
@@ -379,7 +449,7 @@ function picksOf(
     );
     const usdc = player.onchain && !fixture.event.body.warmup && rng() < 0.7;
     const stake: DemoStake = usdc
-      ? { kind: "usdc", usdc: pickOne(rng, tier.usdc) }
+      ? { kind: "usdc", usdc: pickOne(rng, tier.usdc), reported: false }
       : { kind: "credits", credits: pickOne(rng, tier.credits) };
     picks.push(pick(n, fixture, choice, stake));
   }
@@ -395,7 +465,7 @@ export function pickReward(
   const oddsMilli = parseOddsMilli(pick.odds);
   if (pick.stake.kind === "usdc") {
     return {
-      type: "ONCHAIN_SP",
+      type: pick.stake.reported ? "ONCHAIN_PREDICTION" : "ONCHAIN_SP",
       amount: Number(mulOddsFloor(BigInt(pick.stake.usdc) * BigInt(spPerUsdc), oddsMilli)),
     };
   }
@@ -426,16 +496,90 @@ function feesOfWeek(opts: DemoOptions, week: number): DemoFee[] {
   return fees.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.txHash.localeCompare(b.txHash));
 }
 
-function referralRows(opts: DemoOptions, tag: string, players: readonly DemoPlayer[]): DemoSpRow[] {
-  if (players.length === 0 || opts.referralRewardSp === 0) return [];
-  const rng = streamFor(opts.seed, "referrals");
-  const count = Math.min(6, players.length);
-  return Array.from({ length: count }, (_, k) => ({
-    wallet: pickOne(rng, players).wallet,
-    type: "REFERRAL" as const,
-    amount: opts.referralRewardSp,
-    externalId: `demo-${tag}:referral:${k}`,
-  }));
+/** Whether the player places the pick through the app (credits, or a reported USDC bet), not only on-chain. */
+export function viaApp(pick: DemoPick): boolean {
+  return pick.stake.kind === "credits" || pick.stake.reported;
+}
+
+/** Players with a due bet and, transitively, their referrers, ascending (a referrer has a lower index). */
+function signedUpPlayers(players: readonly DemoPlayer[], bettors: ReadonlySet<number>): number[] {
+  const joined = new Set<number>();
+  for (let i = players.length - 1; i >= 0; i--) {
+    if (!bettors.has(i) && !joined.has(i)) continue;
+    joined.add(i);
+    const referrer = players[i]!.referrer;
+    if (referrer !== null) joined.add(referrer);
+  }
+  return [...joined].sort((a, b) => a - b);
+}
+
+const ACTION_ORDER: Record<DemoAction["kind"], number> = { "daily-credits": 0, bet: 1, result: 2, claim: 3 };
+
+function actionTie(a: DemoAction): string {
+  if (a.kind === "daily-credits") return String(a.player).padStart(8, "0");
+  return a.kind === "result" ? a.eventId : a.pick.key;
+}
+
+function byTimeline(a: DemoAction, b: DemoAction): number {
+  return (
+    a.at.localeCompare(b.at) ||
+    ACTION_ORDER[a.kind] - ACTION_ORDER[b.kind] ||
+    actionTie(a).localeCompare(actionTie(b))
+  );
+}
+
+/** The daily-credit claims: one per player and UTC day with a pick, at that day's first pick. */
+function dailyClaims(picks: readonly DemoPick[]): DemoAction[] {
+  const first = new Map<string, DemoAction>();
+  for (const p of picks) {
+    const id = `${p.player}|${p.placedAt.slice(0, 10)}`;
+    const seen = first.get(id);
+    if (!seen || p.placedAt < seen.at)
+      first.set(id, { kind: "daily-credits", at: p.placedAt, player: p.player });
+  }
+  return [...first.values()];
+}
+
+/**
+ * Replays each player's credits over all drawn picks (welcome credits, daily credits, stakes, claimed payouts,
+ * in timeline order, due or not) and keeps the picks the balance covers. Whether a due pick is kept does not
+ * depend on `now`: picks drawn later (the week after next) are placed after everything due today. Only the
+ * history window moving on (`SP_HISTORY_WEEKS`) changes the replay, and with it, rarely, a later drop.
+ */
+function affordablePicks(
+  opts: DemoOptions,
+  picks: readonly DemoPick[],
+  dailies: readonly DemoAction[],
+  fixtureById: ReadonlyMap<string, Fixture>,
+): DemoPick[] {
+  const timeline: DemoAction[] = [...dailies];
+  for (const pick of picks) {
+    if (pick.stake.kind !== "credits") continue;
+    timeline.push({ kind: "bet", at: pick.placedAt, pick });
+    if (pick.claimAt) timeline.push({ kind: "claim", at: pick.claimAt, pick });
+  }
+  timeline.sort(byTimeline);
+  const balance = new Map<number, number>();
+  const dropped = new Set<string>();
+  for (const a of timeline) {
+    if (a.kind === "result") continue;
+    const player = a.kind === "daily-credits" ? a.player : a.pick.player;
+    const before = balance.get(player) ?? opts.welcomeCredits;
+    if (a.kind === "daily-credits") {
+      balance.set(player, before + opts.dailyCredits);
+      continue;
+    }
+    if (a.pick.stake.kind !== "credits") continue;
+    const stake = a.pick.stake.credits;
+    if (a.kind === "bet") {
+      if (before < stake) dropped.add(a.pick.key);
+      else balance.set(player, before - stake);
+    } else if (!dropped.has(a.pick.key)) {
+      const end = pickEnd(fixtureById.get(a.pick.eventId)!, a.pick.outcome);
+      balance.set(player, before + creditsPayout(stake, parseOddsMilli(a.pick.odds), end));
+    }
+  }
+  return picks.filter((p) => !dropped.has(p.key));
 }
 
 /** Builds the whole demo season for `opts` (see the file's contract). */
@@ -458,17 +602,33 @@ export function buildDemoSeason(opts: DemoOptions): DemoSeason {
   const sheetsByWeek = new Map(
     pickWeeks.map((w) => [w, tipSheetsOfWeek(opts.seed, w, fixturesByWeek.get(w)!)]),
   );
-  const picks = players.flatMap((p) =>
+  const drawn = players.flatMap((p) =>
     pickWeeks.flatMap((w) => picksOf(opts.seed, p, w, fixturesByWeek.get(w)!, sheetsByWeek.get(w)!)),
   );
+  const fixtureById = new Map(weeks.flatMap((w) => fixturesByWeek.get(w)!.map((f) => [f.event.id, f])));
+  const dailies = dailyClaims(drawn.filter(viaApp));
+  const picks = affordablePicks(opts, drawn, dailies, fixtureById);
 
-  const wonRows: DemoSpRow[] = [];
+  const now = opts.now.toISOString();
+  const due = (a: DemoAction) => a.at <= now;
+  const bets: DemoAction[] = picks.filter(viaApp).map((pick) => ({ kind: "bet", at: pick.placedAt, pick }));
+  const claims: DemoAction[] = picks
+    .filter(viaApp)
+    .flatMap((pick) => (pick.claimAt ? [{ kind: "claim" as const, at: pick.claimAt, pick }] : []));
+  const results: DemoAction[] = events.flatMap((e) =>
+    e.result ? [{ kind: "result" as const, at: e.resultAt, eventId: e.id, result: e.result }] : [],
+  );
+  const actions = [...dailies, ...bets, ...results, ...claims].filter(due).sort(byTimeline);
+  const bettors = new Set(picks.filter((p) => p.placedAt <= now).map((p) => p.player));
+
+  const feedRows: DemoSpRow[] = [];
   for (const pick of picks) {
+    if (pick.stake.kind !== "usdc" || pick.stake.reported) continue;
     const event = eventById.get(pick.eventId)!;
     if (event.result?.status !== "finished" || event.result.winningOutcome !== pick.outcome) continue;
     const reward = pickReward(pick, event.body.warmup === true, opts.spPerUsdc);
     if (reward.amount <= 0) continue;
-    wonRows.push({ wallet: pick.wallet, ...reward, eventId: pick.eventId, externalId: `sp:${pick.key}` });
+    feedRows.push({ wallet: pick.wallet, ...reward, eventId: pick.eventId, externalId: `sp:${pick.key}` });
   }
 
   const pastWeeks = started
@@ -481,7 +641,10 @@ export function buildDemoSeason(opts: DemoOptions): DemoSeason {
     events,
     players,
     picks,
-    spRows: [...wonRows, ...referralRows(opts, tag, players)],
+    unaffordable: drawn.length - picks.length,
+    signedUp: signedUpPlayers(players, bettors),
+    actions,
+    spRows: feedRows,
     fees: pastWeeks.flatMap((w) => feesOfWeek(opts, w)),
     finalizeWeeks: started ? weeks.filter((w) => w < current) : [],
   };

@@ -1,24 +1,32 @@
 /**
  * `seed-demo [--players N] [--seed S]`: writes the demo season of `demo-data.ts` through the same use cases the
- * API uses (event upsert, event result, SP transaction, protocol fee, finalize), relative to the configured
- * season and the clock: finalized weeks with prizes, a live week and an upcoming one.
+ * API uses, relative to the configured season and the clock: finalized weeks with prizes, a live week and an
+ * upcoming one. In order:
+ * 1. events: every fixture not settled yet is upserted as `scheduled` (open for bets);
+ * 2. players: the signed-up demo players become users, some with a referrer (`demo-players.ts`);
+ * 3. timeline: daily credits, v1 and v2 bets, results and payout claims, each at its own pinned instant
+ *    (`demo-predictions.ts`): settlement writes the PREDICTION / WARMUP_PREDICTION / ONCHAIN_PREDICTION SP;
+ * 4. live events get their `live` status; referrers redeem their referral rewards;
+ * 5. the chain feed's ONCHAIN_SP rows (SP transaction), protocol fees, and the ended weeks are finalized.
  *
- * Idempotent: every id is derived from the seed, so a second run finds every event, result, ledger row and fee
- * already there (replays) and every ended week already finalized. Writes are batched into a few transactions
- * (each use case's own transaction becomes a savepoint): the seed commits a handful of times rather than once
- * per row, and a failure undoes only the batch in progress, which a re-run then completes.
- * Refuses to run with NODE_ENV=production.
+ * Idempotent: every id and key is derived from the seed, so a second run finds every event, user, bet, claim,
+ * result, ledger row and fee already there (replays, counted as such) and every ended week already finalized; a
+ * settled event is never upserted again. Writes are batched into a few transactions (each use case's own
+ * transaction becomes a savepoint): the seed commits a handful of times rather than once per row, and a failure
+ * undoes only the batch in progress, which a re-run then completes.
+ * A database seeded before bets were placed holds the direct PREDICTION rows of that version: re-seed into a
+ * fresh DATA_DIR. Refuses to run with NODE_ENV=production.
  */
 import { finalizeWeek } from "../competition/finalize-week.js";
 import { AppError } from "../errors.js";
 import { EventUpsertBody } from "../events/schema.js";
 import { upsertEvent } from "../events/upsert-event.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
-import { settleEvent } from "../predictions/settle-event.js";
 import { formatUsdc, parseUsdc } from "../shared/money.js";
 import { type CliContext, competitionDeps, inOneTransaction, seasonOf } from "./cli-context.js";
 import { recordProtocolFee } from "./commands.js";
-import { buildDemoSeason, type DemoSpRow } from "./demo-data.js";
+import { buildDemoSeason } from "./demo-data.js";
+import { redeemDemoReferrals, signUpDemoPlayers } from "./demo-players.js";
 import { placeDemoPredictions } from "./demo-predictions.js";
 import { assertValid } from "./validate.js";
 
@@ -65,41 +73,50 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
     season,
     now,
     spPerUsdc: ctx.config.spPerUsdc,
-    referralRewardSp: ctx.config.referralRewardSp,
+    welcomeCredits: ctx.config.welcomeCredits,
+    dailyCredits: ctx.config.dailyCredits,
   });
   time("generate");
 
-  // Events, one transaction per competition week.
+  // Events, one transaction per competition week: open (scheduled) until the timeline posts their result.
   let eventsCreated = 0;
+  let eventsSettledBefore = 0;
   for (const week of demo.weeks) {
     const ofWeek = demo.events.filter((e) => e.week === week);
     await inOneTransaction(ctx.database.db, async (db) => {
       for (const e of ofWeek) {
-        const body = assertValid(EventUpsertBody, e.body, e.id);
-        if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
+        const body = assertValid(EventUpsertBody, { ...e.body, status: "scheduled" }, e.id);
+        try {
+          if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
+        } catch (err) {
+          // A settled event can no longer change status: it stays as it is.
+          if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
+          eventsSettledBefore++;
+        }
       }
     });
   }
   time("events");
 
-  const predictions = await placeDemoPredictions(ctx, demo);
-  time("predictions");
+  const users = await signUpDemoPlayers(ctx, demo);
+  time("players");
 
-  // Results of the fixtures played by now (after any predictions were placed, so settlement reaches them).
-  const decided = demo.events.filter((e) => e.result !== null);
-  let settledNow = 0;
+  const predictions = await placeDemoPredictions(ctx, demo, input.seed, users);
+  time("timeline");
+
+  // Fixtures under way now: bets were placed while they were open, now they are live.
+  const live = demo.events.filter((e) => e.body.status === "live");
   await inOneTransaction(ctx.database.db, async (db) => {
-    const deps = { db, clock: ctx.clock, season, spPerUsdc: ctx.config.spPerUsdc };
-    for (const e of decided) {
-      if (!(await settleEvent(deps, { eventId: e.id, result: e.result! })).alreadySettled) settledNow++;
-    }
+    for (const e of live) await upsertEvent({ db, clock: ctx.clock, season }, e.id, e.body);
   });
-  time("results");
+  const referrals =
+    ctx.config.referralRewardSp > 0
+      ? await redeemDemoReferrals(ctx, demo, users)
+      : { referrers: 0, redeemed: 0 };
+  time("live-and-referrals");
 
-  // With predictions placed and settled, settlement has written the credit picks' SP rows itself.
-  const spRows: DemoSpRow[] = predictions
-    ? demo.spRows.filter((r) => r.type !== "PREDICTION" && r.type !== "WARMUP_PREDICTION")
-    : demo.spRows;
+  // The chain feed's SP of the USDC bets not reported to the app.
+  const spRows = demo.spRows;
   let rowsCreated = 0;
   for (let i = 0; i < spRows.length; i += LEDGER_BATCH) {
     const batch = spRows.slice(i, i + LEDGER_BATCH);
@@ -143,19 +160,22 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
     weeks: { first: demo.weeks[0], last: demo.weeks.at(-1) },
     players: {
       generated: demo.players.length,
-      withSp: new Set(demo.spRows.map((r) => r.wallet)).size,
+      signedUp: demo.signedUp.length,
+      created: users.created,
+      referred: users.referred,
       byTier: countBy(demo.players, (p) => p.tier),
     },
     events: {
       total: demo.events.length,
       created: eventsCreated,
-      updated: demo.events.length - eventsCreated,
+      updated: demo.events.length - eventsCreated - eventsSettledBefore,
+      settledBefore: eventsSettledBefore,
       byStatus: countBy(demo.events, (e) => e.body.status ?? "scheduled"),
       warmup: demo.events.filter((e) => e.body.warmup).length,
-      results: { total: decided.length, settled: settledNow, alreadySettled: decided.length - settledNow },
     },
-    picks: demo.picks.length,
-    predictions,
+    picks: { total: demo.picks.length, unaffordable: demo.unaffordable, actions: demo.actions.length },
+    ...predictions,
+    referrals,
     spRows: {
       total: spRows.length,
       created: rowsCreated,

@@ -6,6 +6,7 @@
 import type { Clock } from "../clock.js";
 import type { Db, Queryable } from "../db/client.js";
 import { sumFees } from "../fees/fees.repository.js";
+import { findDisplayInfo } from "../users/users.repository.js";
 import type { Season } from "./calendar.js";
 import { finalizedWeeks, snapshotTop, storedEligibility } from "./competition.repository.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
@@ -54,11 +55,20 @@ export async function readContext(deps: CompetitionDeps, q: Queryable = deps.db)
   };
 }
 
-/** Week W's live ladder: from the rank cache, or from SQL inside a transaction (whose snapshot must rule). */
+/** Week W's live ladder for pages and ranks: from the rank cache (loading the week), or SQL in a transaction. */
 export function liveLadder(ctx: ReadContext, week: number): Promise<LiveLadder> {
   return memo(ctx.ladders, week, async () => {
     return ctx.cache ? cachedLadder(await ctx.cache.week(week)) : sqlLadder(ctx.q, week);
   });
+}
+
+/**
+ * Week W's ladder for the small reads of eligibility (top 25 plus ties, a few players' SP): the cache when the
+ * week is loaded, else two indexed SQL queries — deriving eligibility must not pull whole past weeks into memory.
+ */
+function smallReads(ctx: ReadContext, week: number): LiveLadder {
+  const loaded = ctx.cache?.peek(week);
+  return loaded ? cachedLadder(loaded) : sqlLadder(ctx.q, week);
 }
 
 function memo<T>(cache: Map<number, Promise<T>>, key: number, make: () => Promise<T>): Promise<T> {
@@ -103,7 +113,7 @@ export async function qualificationTop(ctx: ReadContext, week: number): Promise<
     return top.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
   }
   // A prefix of the ladder order ranks exactly as the whole ladder does.
-  return rankLadder(await (await liveLadder(ctx, week)).topWithTies(QUALIFICATION_CUTOFF));
+  return rankLadder(await smallReads(ctx, week).topWithTies(QUALIFICATION_CUTOFF));
 }
 
 /** The whole Champions ladder of week W ≥ 1 (eligible players with SP > 0), finalized or live. */
@@ -116,7 +126,7 @@ export function championsLadder(ctx: ReadContext, week: number): Promise<RankedE
       return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
     }
     const eligible = await eligibilityFor(ctx, week);
-    return rankLadder(await (await liveLadder(ctx, week)).spOfUsers([...eligible.keys()]));
+    return rankLadder(await smallReads(ctx, week).spOfUsers([...eligible.keys()]));
   });
 }
 
@@ -128,4 +138,11 @@ export async function poolEstimateFor(ctx: ReadContext, week: number) {
   const protocolFeesMicro = window ? await sumFees(ctx.q, window.start, window.end) : 0n;
   const estimate: PoolEstimate = estimatePool({ protocolFeesMicro, incentiveMicro: ctx.deps.incentiveMicro });
   return { window, estimate };
+}
+
+/** Display data (name, wallet) of ladder rows: from the cache when on, else one query. */
+export function displayInfo(ctx: ReadContext, userIds: string[]) {
+  return ctx.cache
+    ? ctx.cache.displayOf(userIds, (missing) => findDisplayInfo(ctx.q, missing))
+    : findDisplayInfo(ctx.q, userIds);
 }

@@ -303,8 +303,8 @@ export async function insertEligibility(
 }
 
 /**
- * The rank change feed: every (week, user, sp) row changed by a transaction with id ≥ `sinceXid`, plus the new
- * watermark, read in ONE statement (one snapshot): every transaction older than the returned xmin has finished
+ * The rank change feed: every (week, user, sp) row and every user profile changed by a transaction with
+ * id ≥ `sinceXid`, the finalized weeks, and the new watermark, read in ONE statement (one snapshot): every transaction older than the returned xmin has finished
  * and is visible here, so reading from it next time misses nothing. Rows may repeat; values are absolute.
  */
 export async function rankChangesSince(
@@ -314,28 +314,36 @@ export async function rankChangesSince(
   xmin: string;
   finalized: number[];
   changes: Array<{ week: number; userId: number; sp: number }>;
+  /** Users whose displayed profile (name, wallet) changed. */
+  profiles: string[];
 }> {
+  // One statement, one snapshot: the watermark row, then the changed rows (an index range scan on changed_xid).
   const found = await rows<{
-    xmin: string;
-    finalized: string;
+    xmin: string | null;
+    finalized: string | null;
     week: number | null;
     user_id: string | null;
     sp: string | null;
   }>(
     q,
-    sql`with s as (
-          select pg_snapshot_xmin(pg_current_snapshot()) as x,
-                 (select coalesce(string_agg(week::text, ','), '') from competition_weeks) as finalized)
-        select s.x::text as xmin, s.finalized, w.week, w.user_id::text as user_id, w.sp::text as sp
-        from s left join week_user_sp w on ${sinceXid === null ? sql`false` : sql`w.changed_xid >= ${sinceXid}::xid8`}`,
+    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
+               (select coalesce(string_agg(week::text, ','), '') from competition_weeks) as finalized,
+               null::int as week, null::text as user_id, null::text as sp
+        union all
+        select null, null, w.week, w.user_id::text, w.sp::text from week_user_sp w
+        where ${sinceXid === null ? sql`false` : sql`w.changed_xid >= ${sinceXid}::xid8`}
+        union all
+        select null, null, null, u.id::text, null from users u
+        where ${sinceXid === null ? sql`false` : sql`u.profile_xid >= ${sinceXid}::xid8`}`,
   );
-  const head = found[0]!;
+  const head = found.find((r) => r.xmin !== null)!;
   return {
-    xmin: head.xmin,
-    finalized: head.finalized === "" ? [] : head.finalized.split(",").map(Number),
+    xmin: head.xmin!,
+    finalized: head.finalized ? head.finalized.split(",").map(Number) : [],
     changes: found
-      .filter((r) => r.user_id !== null)
+      .filter((r) => r.user_id !== null && r.week !== null)
       .map((r) => ({ week: Number(r.week), userId: Number(r.user_id), sp: Number(r.sp) })),
+    profiles: found.filter((r) => r.user_id !== null && r.week === null).map((r) => r.user_id!),
   };
 }
 

@@ -6,7 +6,7 @@
 import { AppError } from "../errors.js";
 import { formatUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
-import { findUsersByIds } from "../users/users.repository.js";
+import { findDisplayInfo } from "../users/users.repository.js";
 import { weekBounds } from "./calendar.js";
 import {
   claimFinalization,
@@ -108,9 +108,9 @@ export async function finalizeWeek(
     });
     await insertEligibility(tx, week + 1, week, next);
 
-    const winners = await findUsersByIds(
+    const winners = await findDisplayInfo(
       tx,
-      split.prizes.map((p) => BigInt(p.userId)),
+      split.prizes.map((p) => p.userId),
     );
     const result: FinalizeResult = {
       week,

@@ -10,19 +10,31 @@ import type { Queryable } from "../db/client.js";
 import { loadWeekSp, rankChangesSince } from "./competition.repository.js";
 import { RankIndex } from "./rank-index.js";
 
+const MAX_DISPLAY_ENTRIES = 200_000;
+
 export class LadderCache {
   private readonly weeks = new Map<number, RankIndex>();
   private readonly lastUse = new Map<number, number>();
   private watermark: string | null = null;
   private finalized = new Set<number>();
   private readonly immutable = new Map<string, Promise<unknown>>();
+  /** What ladder rows show of a user; entries are dropped when the feed reports the profile changed. */
+  private readonly display = new Map<string, { displayName: string; wallet: string | null }>();
   /** Feed reads and week loads run one at a time, in order: a load never races a feed read. */
   private chain: Promise<unknown> = Promise.resolve();
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
   private nextPull: Promise<void> | null = null;
 
+  /** The database's write counter when the last feed read started (embedded database only). */
+  private seenChanges = -1;
+
+  /**
+   * `changeCount` (embedded database only) counts completed writes: when it has not moved since the last feed
+   * read, nothing changed and a sync needs no query.
+   */
   constructor(
     private readonly q: Queryable,
+    private readonly changeCount?: () => number,
     private readonly maxWeeks = 4,
   ) {}
 
@@ -31,6 +43,11 @@ export class LadderCache {
     const index = this.weeks.get(week) ?? (await this.exclusive(() => this.load(week)));
     this.lastUse.set(week, Date.now());
     return index;
+  }
+
+  /** The week's index when it is loaded already (as of the last sync), else undefined. */
+  peek(week: number): RankIndex | undefined {
+    return this.weeks.get(week);
   }
 
   /** Finalized weeks as of the last sync. */
@@ -49,6 +66,21 @@ export class LadderCache {
     return p;
   }
 
+  /** Display data of users (as of the last sync): from memory, the missing ones loaded in one query. */
+  async displayOf(
+    ids: string[],
+    load: (missing: string[]) => Promise<Map<string, { displayName: string; wallet: string | null }>>,
+  ): Promise<Map<string, { displayName: string; wallet: string | null }>> {
+    const missing = ids.filter((id) => !this.display.has(id));
+    if (missing.length > 0) {
+      const loaded = await load(missing);
+      // A bound on memory: start over rather than track recency (hot pages refill in one query).
+      if (this.display.size + loaded.size > MAX_DISPLAY_ENTRIES) this.display.clear();
+      for (const [id, d] of loaded) this.display.set(id, d);
+    }
+    return new Map(ids.flatMap((id) => (this.display.has(id) ? [[id, this.display.get(id)!] as const] : [])));
+  }
+
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
   drop(week: number): void {
     this.weeks.delete(week);
@@ -57,14 +89,19 @@ export class LadderCache {
 
   /** Resolves once a feed read that started after this call has been applied. */
   sync(): Promise<void> {
+    if (this.changeCount && this.changeCount() === this.seenChanges && !this.nextPull)
+      return Promise.resolve();
     if (!this.nextPull) {
       this.nextPull = this.exclusive(async () => {
         this.nextPull = null;
-        const { xmin, finalized, changes } = await rankChangesSince(this.q, this.watermark);
+        const writesSeen = this.changeCount?.() ?? -1;
+        const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
         for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
+        for (const id of profiles) this.display.delete(id);
         this.watermark = xmin;
         this.finalized = new Set(finalized);
         for (const week of finalized) this.drop(week);
+        this.seenChanges = writesSeen;
       });
     }
     return this.nextPull;

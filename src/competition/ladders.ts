@@ -3,7 +3,6 @@
  * prize-pool estimate. A finalized week is served from its snapshot; any other week live and provisional.
  */
 import { AppError } from "../errors.js";
-import { findUsersByIds } from "../users/users.repository.js";
 import {
   currentWeek,
   isChampionsEnabled,
@@ -18,6 +17,7 @@ import {
   type CompetitionDeps,
   CUTOFFS,
   championsLadder,
+  displayInfo,
   eligibilityFor,
   liveLadder,
   poolEstimateFor,
@@ -135,9 +135,9 @@ async function liveQualificationPage(
   ]);
   const [firstAbove, users] = await Promise.all([
     page.length > 0 ? ladder.countAbove(page[0]!.sp) : 0,
-    findUsersByIds(
-      ctx.q,
-      page.map((r) => BigInt(r.userId)),
+    displayInfo(
+      ctx,
+      page.map((r) => r.userId),
     ),
   ]);
   const ranks = pageRanks(
@@ -169,9 +169,9 @@ async function liveChampionsPage(
   const { estimate } = await poolEstimateFor(ctx, week);
   const { prizes } = splitPrizes(ladder, estimate.estimatedMicro);
   const slice = ladder.slice(offset, offset + limit);
-  const users = await findUsersByIds(
-    ctx.q,
-    slice.map((e) => BigInt(e.userId)),
+  const users = await displayInfo(
+    ctx,
+    slice.map((e) => e.userId),
   );
   return {
     ...base,

@@ -24,6 +24,11 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   engine: "pglite" | "postgres";
+  /**
+   * Embedded only: a counter of completed writes (statements other than SELECT, and transactions). One process
+   * owns an embedded database, so when it has not moved, nothing in the database has changed.
+   */
+  changeCount?: () => number;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,16 +53,45 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const changeCount = countWrites(client);
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
   return {
     db: db as unknown as Db,
     engine: "pglite",
+    changeCount,
     ping: async () => {
       await client.query("select 1");
     },
     close: () => client.close(),
   };
+}
+
+/** Counts writes that completed on an embedded database (bumped after commit, so a reader never races it). */
+function countWrites(client: PGlite): () => number {
+  let writes = 0;
+  const isRead = (text: unknown) => typeof text === "string" && /^\s*select\b/i.test(text);
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<typeof query>) => {
+    const result = await query(...args);
+    if (!isRead(args[0])) writes++;
+    return result;
+  }) as typeof client.query;
+  client.exec = (async (...args: Parameters<typeof exec>) => {
+    const result = await exec(...args);
+    if (!isRead(args[0])) writes++;
+    return result;
+  }) as typeof client.exec;
+  client.transaction = (async (...args: Parameters<typeof transaction>) => {
+    try {
+      return await transaction(...args);
+    } finally {
+      writes++;
+    }
+  }) as typeof client.transaction;
+  return () => writes;
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {

@@ -39,6 +39,8 @@ export const users = pgTable(
     totalSp: bigint("total_sp", { mode: "number" }).notNull().default(0),
     /** Free-credit balance, maintained by the credits ledger; never negative. */
     creditsBalance: bigint("credits_balance", { mode: "number" }).notNull().default(0),
+    /** Transaction that last changed what a ladder shows of the user (wallet, name): caches follow it. */
+    profileXid: xid8("profile_xid").notNull().default(sql`pg_current_xact_id()`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -47,6 +49,7 @@ export const users = pgTable(
     uniqueIndex("users_oidc_key").on(t.oidcIssuer, t.oidcSubject),
     uniqueIndex("users_referral_code_key").on(t.referralCode),
     index("users_total_sp_idx").on(t.totalSp.desc(), t.id),
+    index("users_profile_xid_idx").on(t.profileXid),
   ],
 );
 

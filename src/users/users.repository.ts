@@ -1,7 +1,7 @@
 /** The only SQL over the users table. */
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { type Queryable, unlessUniqueViolation } from "../db/client.js";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { intArray, type Queryable, rows, unlessUniqueViolation } from "../db/client.js";
 import { users } from "../db/schema.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -19,12 +19,6 @@ export function newReferralCode(): string {
 export async function findUserById(q: Queryable, id: bigint): Promise<UserRow | null> {
   const [row] = await q.select().from(users).where(eq(users.id, id));
   return row ?? null;
-}
-
-export async function findUsersByIds(q: Queryable, ids: bigint[]): Promise<Map<string, UserRow>> {
-  if (ids.length === 0) return new Map();
-  const found = await q.select().from(users).where(inArray(users.id, ids));
-  return new Map(found.map((u) => [String(u.id), u]));
 }
 
 export async function findUserByWallet(q: Queryable, walletLower: string): Promise<UserRow | null> {
@@ -108,7 +102,7 @@ export async function linkWallet(q: Queryable, userId: bigint, walletLower: stri
   const updated = await unlessUniqueViolation(q, (sp) =>
     sp
       .update(users)
-      .set({ wallet: walletLower })
+      .set({ wallet: walletLower, profileXid: sql`pg_current_xact_id()` })
       .where(and(eq(users.id, userId), isNull(users.wallet)))
       .returning({ id: users.id }),
   );
@@ -126,10 +120,23 @@ export async function linkOidc(
   const updated = await unlessUniqueViolation(q, (sp) =>
     sp
       .update(users)
-      .set({ oidcIssuer: issuer, oidcSubject: subject })
+      .set({ oidcIssuer: issuer, oidcSubject: subject, profileXid: sql`pg_current_xact_id()` })
       .where(and(eq(users.id, userId), isNull(users.oidcIssuer)))
       .returning({ id: users.id }),
   );
   // null: the wallet or identity belongs to another user already.
   return updated?.length === 1;
+}
+
+/** Display data (name, wallet) of many users in one indexed query: what a ladder page shows. */
+export async function findDisplayInfo(
+  q: Queryable,
+  ids: string[],
+): Promise<Map<string, { displayName: string; wallet: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; display_name: string; wallet: string | null }>(
+    q,
+    sql`select id::text as id, display_name, wallet from users where id = any(${intArray(ids, "bigint")})`,
+  );
+  return new Map(found.map((r) => [r.id, { displayName: r.display_name, wallet: r.wallet }]));
 }
