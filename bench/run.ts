@@ -17,6 +17,7 @@ import { insertSession } from "../src/auth/auth.repository.js";
 import { signSessionToken } from "../src/auth/session-token.js";
 import { weekBounds } from "../src/competition/calendar.js";
 import { openDatabase } from "../src/db/client.js";
+import { mulberry32 } from "../src/shared/prng.js";
 import { createScratchPostgres } from "../test/db.js";
 import { BENCH_SEASON, buildDataset, ledgerWeekSp } from "./dataset.js";
 
@@ -54,17 +55,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface EngineResult {
   engine: "pglite" | "postgres";
   players: number;
@@ -93,7 +83,7 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
   await buildDataset(database, players, log);
 
   // Sessions for SAMPLE random players, signed like the server's own (same secret, clock at BENCH now).
-  const rnd = prng(2026);
+  const rnd = mulberry32(2026);
   const sampleIds = new Set<number>();
   while (sampleIds.size < Math.min(SAMPLE, players)) sampleIds.add(1 + Math.floor(rnd() * players));
   const key = new TextEncoder().encode(JWT_SECRET);

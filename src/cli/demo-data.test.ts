@@ -4,6 +4,7 @@ import { type Season, weekBounds, weekIndexAt } from "../competition/calendar.js
 import { EVENT_ID_PATTERN, EventUpsertBody } from "../events/schema.js";
 import { toStoredMarkets } from "../events/upsert-event.js";
 import { USDC_PATTERN } from "../shared/money.js";
+import { hash32, longTailCount, mulberry32, streamFor } from "../shared/prng.js";
 import {
   buildDemoSeason,
   type DemoAction,
@@ -16,7 +17,6 @@ import {
   viaApp,
 } from "./demo-data.js";
 import { DEMO_LEAGUES } from "./demo-leagues.js";
-import { hash32, longTailCount, mulberry32, streamFor } from "./prng.js";
 
 // Opening week Mon 2026-11-02 .. Tue 2026-11-10; week 1 from Tue 2026-11-10; week 2 from Tue 2026-11-17.
 const season: Season = {

@@ -32,7 +32,6 @@ import type { SpType } from "../competition/competitive-sp.js";
 import type { EventUpsertInput } from "../events/schema.js";
 import { creditsPayout } from "../predictions/settlement.js";
 import { formatUsdc, mulOddsFloor, parseOddsMilli } from "../shared/money.js";
-import { DEMO_LEAGUES, type DemoLeague } from "./demo-leagues.js";
 import {
   hash32,
   intBetween,
@@ -42,7 +41,8 @@ import {
   type Rng,
   shuffled,
   streamFor,
-} from "./prng.js";
+} from "../shared/prng.js";
+import { DEMO_LEAGUES, type DemoLeague } from "./demo-leagues.js";
 
 export interface DemoOptions {
   seed: string;

@@ -26,7 +26,7 @@ import {
 } from "./competition-context.js";
 import type { FinalizeResult } from "./finalize-week.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import { cutoffSp, PAID_RANKS, pageRanks, withinCutoff } from "./ranking.js";
+import { cutoffSp, PAID_RANKS, pageRanks, type RankedEntry, withinCutoff } from "./ranking.js";
 
 /** The largest week index accepted anywhere (about 1,900 years of weeks): keeps dates finite. */
 export const MAX_WEEK = 100_000;
@@ -122,6 +122,31 @@ export async function getLeaderboard(
   return type === "qualification" ? liveQualificationPage(ctx, base) : liveChampionsPage(ctx, base);
 }
 
+/** Ladder rows of ranked entries: display data from the cache or one query, cutoff flag, prize when paid. */
+async function ladderRows(
+  ctx: ReadContext,
+  entries: RankedEntry[],
+  cutoffRank: number,
+  prizeOf: (e: RankedEntry) => bigint | null,
+): Promise<LadderRow[]> {
+  const users = await displayInfo(
+    ctx,
+    entries.map((e) => e.userId),
+  );
+  return entries.map((e) => {
+    const u = users.get(e.userId)!;
+    return {
+      rank: e.rank,
+      userId: e.userId,
+      displayName: u.displayName,
+      wallet: u.wallet,
+      competitiveSp: e.sp,
+      withinCutoff: withinCutoff(e.rank, cutoffRank),
+      prizeMicro: prizeOf(e),
+    };
+  });
+}
+
 async function liveQualificationPage(
   ctx: ReadContext,
   base: Omit<LadderPage, "total" | "cutoffSp" | "rows">,
@@ -133,31 +158,14 @@ async function liveQualificationPage(
     ladder.total(),
     ladder.spAtPosition(cutoffRank),
   ]);
-  const [firstAbove, users] = await Promise.all([
-    page.length > 0 ? ladder.countAbove(page[0]!.sp) : 0,
-    displayInfo(
-      ctx,
-      page.map((r) => r.userId),
-    ),
-  ]);
+  const firstAbove = page.length > 0 ? await ladder.countAbove(page[0]!.sp) : 0;
   const ranks = pageRanks(
     page.map((r) => r.sp),
     offset,
     1 + firstAbove,
   );
-  const rows: LadderRow[] = page.map((r, i) => {
-    const u = users.get(r.userId)!;
-    return {
-      rank: ranks[i]!,
-      userId: r.userId,
-      displayName: u.displayName,
-      wallet: u.wallet,
-      competitiveSp: r.sp,
-      withinCutoff: withinCutoff(ranks[i]!, cutoffRank),
-      prizeMicro: null,
-    };
-  });
-  return { ...base, total, cutoffSp: line, rows };
+  const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
+  return { ...base, total, cutoffSp: line, rows: await ladderRows(ctx, entries, cutoffRank, () => null) };
 }
 
 async function liveChampionsPage(
@@ -168,28 +176,10 @@ async function liveChampionsPage(
   const ladder = await championsLadder(ctx, week);
   const { estimate } = await poolEstimateFor(ctx, week);
   const { prizes } = splitPrizes(ladder, estimate.estimatedMicro);
-  const slice = ladder.slice(offset, offset + limit);
-  const users = await displayInfo(
-    ctx,
-    slice.map((e) => e.userId),
+  const rows = await ladderRows(ctx, ladder.slice(offset, offset + limit), cutoffRank, (e) =>
+    e.rank <= PAID_RANKS ? projectedPrizeFor(prizes, e.userId) : null,
   );
-  return {
-    ...base,
-    total: ladder.length,
-    cutoffSp: cutoffSp(ladder, cutoffRank),
-    rows: slice.map((e) => {
-      const u = users.get(e.userId)!;
-      return {
-        rank: e.rank,
-        userId: e.userId,
-        displayName: u.displayName,
-        wallet: u.wallet,
-        competitiveSp: e.sp,
-        withinCutoff: withinCutoff(e.rank, cutoffRank),
-        prizeMicro: e.rank <= PAID_RANKS ? projectedPrizeFor(prizes, e.userId) : null,
-      };
-    }),
-  };
+  return { ...base, total: ladder.length, cutoffSp: cutoffSp(ladder, cutoffRank), rows };
 }
 
 export interface MyStatus {

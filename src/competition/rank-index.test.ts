@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../shared/prng.js";
 import { RankIndex } from "./rank-index.js";
 import { rankLadder } from "./ranking.js";
-
-/** Deterministic PRNG (mulberry32) so failures replay. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expectSameAsReference(index: RankIndex, truth: Map<number, number>) {
   const ranked = rankLadder([...truth].map(([userId, sp]) => ({ userId: String(userId), sp })));
@@ -74,7 +64,7 @@ describe("RankIndex", () => {
   });
 
   it("matches the reference ranking through 20,000 random updates full of ties", () => {
-    const rnd = prng(42);
+    const rnd = mulberry32(42);
     const truth = new Map<number, number>();
     const index = RankIndex.from([]);
     for (let step = 0; step < 20_000; step++) {
@@ -90,7 +80,7 @@ describe("RankIndex", () => {
   });
 
   it("builds in bulk the same ladder as incremental inserts", () => {
-    const rnd = prng(7);
+    const rnd = mulberry32(7);
     const entries = Array.from({ length: 5000 }, (_, i) => ({ userId: i + 1, sp: Math.floor(rnd() * 50) }));
     const bulk = RankIndex.from(entries);
     const incremental = new RankIndex();
