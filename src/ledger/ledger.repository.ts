@@ -11,6 +11,9 @@ import { AppError } from "../errors.js";
 
 export type SpLedgerRow = typeof spLedger.$inferSelect;
 
+/** Namespace (first key) of the per-event advisory lock that keeps an event's SP in its kickoff week. */
+const EVENT_WEEK_LOCK = 727_100;
+
 export interface NewSpEntry {
   userId: bigint;
   type: SpType;
@@ -21,7 +24,7 @@ export interface NewSpEntry {
 
 /**
  * Appends one ledger row unless its externalId was seen before (then returns the first row, `created: false`).
- * The event row is share-locked so a concurrent kickoff change cannot move the event between weeks mid-way.
+ * A shared per-event lock keeps a concurrent kickoff change from moving the event between weeks mid-way.
  */
 export async function appendSpEntry(
   tx: Tx,
@@ -30,9 +33,15 @@ export async function appendSpEntry(
 ): Promise<{ row: SpLedgerRow; created: boolean }> {
   let week: number | null = null;
   if (entry.eventId !== null) {
+    // Shared with every other ledger write of the event, exclusive with a kickoff move (moveEventSp): an
+    // advisory lock, not a row lock, because many concurrent share locks on one hot event row are slow.
+    // Taken in its own statement so the kickoff below is read after the lock is held.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock_shared(${EVENT_WEEK_LOCK}, hashtext(${entry.eventId}))`,
+    );
     const [event] = await rows<{ kickoff_at: Date }>(
       tx,
-      sql`select kickoff_at from events where id = ${entry.eventId} for share`,
+      sql`select kickoff_at from events where id = ${entry.eventId}`,
     );
     if (!event) throw new AppError("NOT_FOUND", `Event ${entry.eventId} not found`);
     week = weekIndexAt(season, new Date(event.kickoff_at));
@@ -73,6 +82,8 @@ async function addWeekSp(
  */
 export async function moveEventSp(tx: Tx, eventId: string, fromWeek: number | null, toWeek: number | null) {
   if (fromWeek === toWeek) return;
+  // Waits for in-flight ledger writes of this event and holds new ones until we commit (see appendSpEntry).
+  await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_WEEK_LOCK}, hashtext(${eventId}))`);
   const sums = await rows<{ user_id: string; amount: string }>(
     tx,
     sql`select user_id::text as user_id, sum(amount)::text as amount from sp_ledger
