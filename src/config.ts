@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   databaseUrl: string | null;
   dataDir: string;
+  /** Connections in the PostgreSQL pool of one instance. */
+  databasePoolSize: number;
   redisUrl: string | null;
   seasonStart: Date;
   weekOneStart: Date;
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl,
     dataDir: str(env, "DATA_DIR") ?? "./data",
+    databasePoolSize: int(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
     redisUrl,
     seasonStart,
     weekOneStart,
