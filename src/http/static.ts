@@ -63,18 +63,24 @@ async function sendFile(
   reply: FastifyReply,
   file: string,
   cacheControl: string,
-): Promise<FastifyReply | null> {
+): Promise<boolean> {
+  // Answers true once it sent the file. (It must not return the reply itself: a Fastify reply is thenable, so
+  // an async function returning it resolves to undefined once the response ends.)
   const s = await regularFile(file);
-  if (!s) return null;
+  if (!s) return false;
   const etag = `W/"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`;
   reply
     .header("content-type", CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream")
     .header("cache-control", cacheControl)
     .header("etag", etag)
     .header("x-content-type-options", "nosniff");
-  if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+  if (request.headers["if-none-match"] === etag) {
+    reply.code(304).send();
+    return true;
+  }
   reply.header("content-length", s.size);
-  return reply.send(request.method === "HEAD" ? undefined : createReadStream(file));
+  reply.send(request.method === "HEAD" ? undefined : createReadStream(file));
+  return true;
 }
 
 export async function staticRoutes(app: FastifyInstance, opts: { root?: string } = {}): Promise<void> {
@@ -88,14 +94,12 @@ export async function staticRoutes(app: FastifyInstance, opts: { root?: string }
     const file = path === "/" ? index : fileFor(root, path);
     if (file === null) return notFound(reply);
     const isAsset = path.startsWith("/assets/");
-    const sent = await sendFile(request, reply, file, isAsset ? IMMUTABLE : REVALIDATE);
-    if (sent) return sent;
+    if (await sendFile(request, reply, file, isAsset ? IMMUTABLE : REVALIDATE)) return reply;
 
     // A path that names a file (an extension, or anything under /assets/) and is missing is a real 404; any other
     // path is a view of the page.
     if (isAsset || extname(path) !== "") return notFound(reply);
-    const page = await sendFile(request, reply, index, REVALIDATE);
-    if (page) return page;
+    if (await sendFile(request, reply, index, REVALIDATE)) return reply;
     return reply
       .code(503)
       .header("content-type", "text/plain; charset=utf-8")
