@@ -269,7 +269,10 @@ function peakRss(p: ChildProcess): number {
 async function startServer(engine: "pglite" | "postgres", url: string | null, dataDir: string | null) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "development",

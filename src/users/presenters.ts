@@ -8,8 +8,19 @@ export const UserSchema = Type.Object({
   wallet: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** EIP-55 checksums of recently shown wallets: a keccak per wallet per ladder row showed up in the profile. */
+const checksums = new Map<string, string>();
+const MAX_CHECKSUMS = 100_000;
+
 export function checksumWallet(walletLower: string | null): string | null {
-  return walletLower ? getAddress(walletLower) : null;
+  if (!walletLower) return null;
+  let c = checksums.get(walletLower);
+  if (c === undefined) {
+    c = getAddress(walletLower);
+    if (checksums.size >= MAX_CHECKSUMS) checksums.clear();
+    checksums.set(walletLower, c);
+  }
+  return c;
 }
 
 export function presentUser(u: { id: bigint | string; displayName: string; wallet: string | null }) {
