@@ -85,9 +85,10 @@ const pool = (query = "") => getData(t, `/api/competition/prize-pool-estimate${q
 describe("GET /api/competition/me: sign-in", () => {
   it("answers 401 when signed out, and for a tampered or garbage session cookie", async () => {
     const valid = cookie.get(A.wallet)!;
-    // Flip the last character of the JWT signature.
-    const last = valid.at(-1)!;
-    const tampered = `${valid.slice(0, -1)}${last === "A" ? "B" : "A"}`;
+    // Flip the first character of the JWT signature. (Not the last: its low bits are base64 padding, so "A" and
+    // "B" there decode to the same signature bytes and the token stays valid.)
+    const dot = valid.lastIndexOf(".") + 1;
+    const tampered = `${valid.slice(0, dot)}${valid[dot] === "A" ? "g" : "A"}${valid.slice(dot + 1)}`;
     // Claim another user id (B's, A's + 1) in the payload but keep A's signature.
     const [header, payload, signature] = valid.slice("session=".length).split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
