@@ -12,14 +12,13 @@ import { AppError } from "../errors.js";
 import { presentEvent } from "../events/presenters.js";
 import { EventIdParams, EventSchema, EventUpsertBody } from "../events/schema.js";
 import { upsertEvent } from "../events/upsert-event.js";
-import { insertFee } from "../fees/fees.repository.js";
 import { presentFee } from "../fees/presenters.js";
+import { recordProtocolFee } from "../fees/record-fee.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
-import { parseUsdc } from "../shared/money.js";
 import { secretMatches } from "../shared/secrets.js";
 import { ClockBody, EventResultBody, ProtocolFeeBody, RaffleDrawBody, SpTransactionBody } from "./schema.js";
 
@@ -109,13 +108,7 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       schema: { tags, security, body: ProtocolFeeBody, response: { 200: okSchema(Fee), 201: okSchema(Fee) } },
     },
     async (request, reply) => {
-      const b = request.body;
-      const { fee, created } = await insertFee(deps.db, {
-        txHash: b.txHash.toLowerCase(),
-        logIndex: b.logIndex,
-        amountMicro: parseUsdc(b.amountUsdc),
-        occurredAt: new Date(b.occurredAt),
-      });
+      const { fee, created } = await recordProtocolFee(deps.db, request.body);
       reply.code(created ? 201 : 200);
       return ok(presentFee(fee));
     },

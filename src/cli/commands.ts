@@ -2,19 +2,18 @@
  * The admin / feed commands of the CLI (SPEC §7): the same validation schemas and use cases as the admin API,
  * with the API's response objects as output.
  */
+
 import { EventResultBody, ProtocolFeeBody, SpTransactionBody } from "../admin/schema.js";
 import { finalizeWeek } from "../competition/finalize-week.js";
 import { FinalizeQuery } from "../competition/schema.js";
-import type { Queryable } from "../db/client.js";
 import { presentEvent } from "../events/presenters.js";
 import { EventIdParams, EventUpsertBody } from "../events/schema.js";
 import { upsertEvent } from "../events/upsert-event.js";
-import { insertFee } from "../fees/fees.repository.js";
 import { presentFee } from "../fees/presenters.js";
+import { recordProtocolFee } from "../fees/record-fee.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
-import { parseUsdc } from "../shared/money.js";
 import { type CliContext, competitionDeps, seasonOf } from "./cli-context.js";
 import { assertValid } from "./validate.js";
 
@@ -54,27 +53,11 @@ export async function spTransactionCommand(ctx: CliContext, input: unknown) {
   return { created, row: presentSpRow(row) };
 }
 
-/**
- * Stores one protocol fee exactly as POST /api/admin/protocol-fees does (lower-case hash, micro-USDC),
- * idempotent on (txHash, logIndex). The body must already be valid.
- */
-export async function recordProtocolFee(
-  q: Queryable,
-  body: { txHash: string; logIndex: number; amountUsdc: string; occurredAt: string },
-) {
-  const { fee, created } = await insertFee(q, {
-    txHash: body.txHash.toLowerCase(),
-    logIndex: body.logIndex,
-    amountMicro: parseUsdc(body.amountUsdc),
-    occurredAt: new Date(body.occurredAt),
-  });
-  return { created, fee: presentFee(fee) };
-}
-
 /** `protocol-fee`: one fee record (body as POST /api/admin/protocol-fees). */
 export async function protocolFeeCommand(ctx: CliContext, input: unknown) {
   const body = assertValid(ProtocolFeeBody, input, "");
-  return recordProtocolFee(ctx.database.db, body);
+  const { fee, created } = await recordProtocolFee(ctx.database.db, body);
+  return { created, fee: presentFee(fee) };
 }
 
 /** `finalize`: finalizes week W (as POST /api/competition/finalize?week=W; the CLI needs no secret). */

@@ -1,10 +1,10 @@
 /** Request and response schemas of the competition routes (SPEC §8). */
 import { Type } from "typebox";
+import { Nullable } from "../shared/schema-types.js";
 import { MAX_WEEK } from "./ladders.js";
 
 const Week = Type.Integer({ minimum: 0, maximum: MAX_WEEK });
 const Iso = Type.String({ format: "date-time" });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Usdc = Type.String({ pattern: "^-?\\d+\\.\\d{6}$" });
 const Via = Nullable(Type.Union([Type.Literal("qualification"), Type.Literal("champions")]));
 

@@ -2,10 +2,9 @@
 import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
-import { IdString } from "../shared/schema-types.js";
+import { IdString, Nullable } from "../shared/schema-types.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const IdempotencyHeaders = Type.Object({
   "idempotency-key": Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,128}$" })),

@@ -5,10 +5,9 @@ import type { CompetitionDeps } from "../competition/competition-context.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../http/session.js";
 import { formatUsdc } from "../shared/money.js";
+import { Nullable } from "../shared/schema-types.js";
 import { presentUser, UserSchema } from "../users/presenters.js";
 import { getProfileStats } from "./profile-stats.js";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const ProfileStats = Type.Object({
   user: UserSchema,

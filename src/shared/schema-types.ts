@@ -14,3 +14,7 @@ export const INSTANT_PATTERN =
 export const IdString = (options: { description?: string } = {}) =>
   Type.String({ pattern: ID_PATTERN, ...options });
 export const InstantString = () => Type.String({ format: "date-time", pattern: INSTANT_PATTERN });
+
+/** `T | null` as a schema. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
+  Type.Union([t, Type.Null()]);
