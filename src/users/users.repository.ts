@@ -32,26 +32,29 @@ export async function findUserByReferralCode(q: Queryable, code: string): Promis
 }
 
 /**
- * Returns the user of a wallet, creating it when unknown. Safe under concurrent calls: the unique wallet index
- * decides, and the loser reads the winner's row. `created` tells whether this call made it.
+ * Finds the user `find` returns, or inserts one with `identity` (a fresh referral code each attempt). Safe under
+ * concurrent calls: the identity's unique index decides, and the loser reads the winner's row. `created` tells
+ * whether this call made it.
  */
-export async function findOrCreateWalletUser(
+async function findOrCreateUser(
   q: Queryable,
-  input: { walletLower: string; displayName: string; referredBy?: bigint | null },
+  find: () => Promise<UserRow | null>,
+  identity: Pick<typeof users.$inferInsert, "wallet" | "oidcIssuer" | "oidcSubject">,
+  input: { displayName: string; referredBy?: bigint | null },
 ): Promise<{ user: UserRow; created: boolean }> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findUserByWallet(q, input.walletLower);
+    const existing = await find();
     if (existing) return { user: existing, created: false };
     const row = await unlessUniqueViolation(q, async (sp) => {
       const [inserted] = await sp
         .insert(users)
         .values({
-          wallet: input.walletLower,
+          ...identity,
           displayName: input.displayName,
           referralCode: newReferralCode(),
           referredBy: input.referredBy ?? null,
         })
-        .onConflictDoNothing({ target: users.wallet })
+        .onConflictDoNothing()
         .returning();
       return inserted ?? null;
     });
@@ -59,6 +62,22 @@ export async function findOrCreateWalletUser(
     if (row) return { user: row, created: true };
   }
   throw new Error("could not create user");
+}
+
+/**
+ * Returns the user of a wallet, creating it when unknown. Safe under concurrent calls: the unique wallet index
+ * decides, and the loser reads the winner's row. `created` tells whether this call made it.
+ */
+export function findOrCreateWalletUser(
+  q: Queryable,
+  input: { walletLower: string; displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  return findOrCreateUser(
+    q,
+    () => findUserByWallet(q, input.walletLower),
+    { wallet: input.walletLower },
+    input,
+  );
 }
 
 export async function findUserByOidc(q: Queryable, issuer: string, subject: string): Promise<UserRow | null> {
@@ -70,31 +89,16 @@ export async function findUserByOidc(q: Queryable, issuer: string, subject: stri
 }
 
 /** Returns the user of an identity (iss, sub), creating it when unknown; safe under concurrent calls. */
-export async function findOrCreateOidcUser(
+export function findOrCreateOidcUser(
   q: Queryable,
   input: { issuer: string; subject: string; displayName: string; referredBy?: bigint | null },
 ): Promise<{ user: UserRow; created: boolean }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findUserByOidc(q, input.issuer, input.subject);
-    if (existing) return { user: existing, created: false };
-    const row = await unlessUniqueViolation(q, async (sp) => {
-      const [inserted] = await sp
-        .insert(users)
-        .values({
-          oidcIssuer: input.issuer,
-          oidcSubject: input.subject,
-          displayName: input.displayName,
-          referralCode: newReferralCode(),
-          referredBy: input.referredBy ?? null,
-        })
-        .onConflictDoNothing({ target: [users.oidcIssuer, users.oidcSubject] })
-        .returning();
-      return inserted ?? null;
-    });
-    // null: a concurrent insert won, or a referral-code collision: look again / retry with a fresh code.
-    if (row) return { user: row, created: true };
-  }
-  throw new Error("could not create user");
+  return findOrCreateUser(
+    q,
+    () => findUserByOidc(q, input.issuer, input.subject),
+    { oidcIssuer: input.issuer, oidcSubject: input.subject },
+    input,
+  );
 }
 
 /** Attaches a wallet to a user that has none; false when the user already has one or the wallet is taken. */
