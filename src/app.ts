@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { oidcVerifier } from "./auth/oidc.js";
+import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
@@ -84,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
   await app.register(healthRoutes, { ping: database.ping });
   if (config.benchCeiling) await app.register(benchCeilingRoute);
-  await app.register(authRoutes, { auth, secureCookie });
+  await app.register(authRoutes, { auth, providers: signInProviders(config), secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
   await app.register(adminRoutes, {
     deps: {

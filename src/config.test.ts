@@ -117,6 +117,7 @@ describe("loadConfig defaults", () => {
       issuer: "https://accounts.example.com",
       audience: "client-1",
       jwksUrl: "https://accounts.example.com/.well-known/jwks.json",
+      authorizationUrl: null,
     });
     expect(c.appOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
     expect(c.testClock).toBe(true);
@@ -244,6 +245,22 @@ describe("loadConfig refuses a bad variable with one line naming it", () => {
     const { message } = configError(env);
     expect(message).not.toMatch(/[\r\n]/);
     for (const name of missing) expect(message).toContain(name);
+  });
+
+  it("reads OIDC_AUTHORIZATION_URL with identity login, and refuses it alone or when not http(s)", () => {
+    const oidc = {
+      OIDC_ISSUER: "https://a.example",
+      OIDC_AUDIENCE: "c",
+      OIDC_JWKS_URL: "https://a.example/jwks",
+    };
+    expect(loadConfig({ ...oidc, OIDC_AUTHORIZATION_URL: "https://a.example/authorize" }).oidc).toEqual({
+      issuer: "https://a.example",
+      audience: "c",
+      jwksUrl: "https://a.example/jwks",
+      authorizationUrl: "https://a.example/authorize",
+    });
+    expectRefused({ OIDC_AUTHORIZATION_URL: "https://a.example/authorize" }, "OIDC_AUTHORIZATION_URL");
+    expectRefused({ ...oidc, OIDC_AUTHORIZATION_URL: "javascript:alert(1)" }, "OIDC_AUTHORIZATION_URL");
   });
 
   it("refuses an OIDC_JWKS_URL that is not http(s)", () => {

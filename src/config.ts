@@ -25,7 +25,11 @@ export interface Config {
   protocolIncentiveMicro: bigint;
   siweDomain: string;
   siweChainIds: number[];
-  oidc: { issuer: string; audience: string; jwksUrl: string } | null;
+  /**
+   * Identity login; null when off. `authorizationUrl` is where a browser starts the issuer's sign-in (null: the
+   * API accepts ID tokens, but the web page offers no identity button).
+   */
+  oidc: { issuer: string; audience: string; jwksUrl: string; authorizationUrl: string | null } | null;
   appOrigins: string[];
   testClock: boolean;
   rateLimits: { readPerMin: number; writePerMin: number; authPerMin: number; finalizePerMin: number };
@@ -225,6 +229,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (oidcParts !== 0 && oidcParts !== 3) {
     fail("OIDC_ISSUER", "OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL must be set together");
   }
+  const authorizationUrl = url(env, "OIDC_AUTHORIZATION_URL", ["http:", "https:"]);
+  if (authorizationUrl !== null && oidcParts === 0) {
+    fail("OIDC_AUTHORIZATION_URL", "needs OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL");
+  }
 
   const appOriginsRaw = str(env, "APP_ORIGINS");
   const appOrigins = appOriginsRaw
@@ -273,7 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
     protocolIncentiveMicro,
     siweDomain,
     siweChainIds: siweChainIds.map(Number),
-    oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null,
+    oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl, authorizationUrl } : null,
     appOrigins,
     testClock,
     rateLimits: {

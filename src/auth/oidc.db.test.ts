@@ -21,7 +21,7 @@ let issuer: TestIssuer;
 let t: TestApp;
 let plain: TestApp;
 beforeAll(async () => {
-  issuer = await startTestIssuer();
+  issuer = await startTestIssuer({ now: () => t.clock.now() });
   t = await createTestApp({ now: NOW, env: { ...NO_RATE_LIMITS, ...issuer.env } });
   plain = await createTestApp({ now: NOW, database: t.database, env: NO_RATE_LIMITS });
   await putEvent(t, "oidc-ev");
@@ -158,6 +158,56 @@ describe("POST /api/auth/oidc refuses invalid tokens with 401", () => {
     const empty = await call(t.app, { method: "POST", url: "/api/auth/oidc", payload: {} });
     expectError(empty, 400, "VALIDATION_FAILED");
     expect(empty.body.error).toContain("body.idToken");
+  });
+});
+
+describe("GET /api/auth/providers", () => {
+  it("tells a sign-in page the wallet chains and how to start the identity provider's sign-in", async () => {
+    expect(dataOf(await call(t.app, { method: "GET", url: "/api/auth/providers" }))).toEqual({
+      wallet: { chainIds: [1, 8453] },
+      oidc: {
+        issuer: OIDC_ISSUER,
+        clientId: OIDC_AUDIENCE,
+        authorizationUrl: issuer.env.OIDC_AUTHORIZATION_URL,
+        scope: "openid profile",
+      },
+    });
+  });
+
+  it("answers oidc: null when identity login is off", async () => {
+    expect(dataOf(await call(plain.app, { method: "GET", url: "/api/auth/providers" }))).toEqual({
+      wallet: { chainIds: [1, 8453] },
+      oidc: null,
+    });
+  });
+});
+
+describe("the test issuer's authorization endpoint (what the web page's identity button uses)", () => {
+  it("redirects back with an ID token carrying the nonce, which signs the player in", async () => {
+    issuer.signInAs = { sub: "browser-sub-1", name: "Browser Player" };
+    const url = new URL(issuer.env.OIDC_AUTHORIZATION_URL);
+    url.search = new URLSearchParams({
+      response_type: "id_token",
+      client_id: OIDC_AUDIENCE,
+      scope: "openid profile",
+      redirect_uri: "http://127.0.0.1:3000/",
+      state: "s-1",
+      nonce: "n-1",
+    }).toString();
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    const back = new URL(res.headers.get("location")!);
+    expect(`${back.origin}${back.pathname}`).toBe("http://127.0.0.1:3000/");
+    const fragment = new URLSearchParams(back.hash.slice(1));
+    expect(fragment.get("state")).toBe("s-1");
+    const idToken = fragment.get("id_token")!;
+    const claims = JSON.parse(Buffer.from(idToken.split(".")[1]!, "base64url").toString());
+    expect(claims).toMatchObject({ sub: "browser-sub-1", name: "Browser Player", nonce: "n-1" });
+    const { user } = await signInOidc(idToken);
+    expect(user.displayName).toBe("Browser Player");
+
+    url.searchParams.set("client_id", "someone-else");
+    expect((await fetch(url, { redirect: "manual" })).status).toBe(400);
   });
 });
 

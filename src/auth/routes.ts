@@ -1,16 +1,32 @@
-/** HTTP edge of sign-in: /api/auth/nonce, /wallet, /session, /logout. */
+/** HTTP edge of sign-in: /api/auth/providers, /nonce, /wallet, /oidc, /session, /logout. */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ok, okSchema } from "../http/envelope.js";
 import { clearSessionCookie, requireUser, setSessionCookie } from "../http/session.js";
 import { presentUser } from "../users/presenters.js";
-import { NonceResponse, OidcSignInBody, UserResponse, WalletSignInBody } from "./schema.js";
+import type { SignInProviders } from "./providers.js";
+import {
+  NonceResponse,
+  OidcSignInBody,
+  ProvidersResponse,
+  UserResponse,
+  WalletSignInBody,
+} from "./schema.js";
 import { type AuthDeps, issueNonce, signInWithOidc, signInWithWallet, signOut } from "./sign-in.js";
 
-export async function authRoutes(instance: FastifyInstance, opts: { auth: AuthDeps; secureCookie: boolean }) {
+export async function authRoutes(
+  instance: FastifyInstance,
+  opts: { auth: AuthDeps; providers: SignInProviders; secureCookie: boolean },
+) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { auth, secureCookie } = opts;
+  const { auth, providers, secureCookie } = opts;
+
+  app.get(
+    "/api/auth/providers",
+    { schema: { tags: ["auth"], response: { 200: okSchema(ProvidersResponse) } } },
+    async () => ok(providers),
+  );
 
   app.get(
     "/api/auth/nonce",

@@ -21,3 +21,16 @@ export const OidcSignInBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ProvidersResponse = Type.Object({
+  wallet: Type.Object({ chainIds: Type.Array(Type.Integer()) }),
+  oidc: Type.Union([
+    Type.Object({
+      issuer: Type.String(),
+      clientId: Type.String(),
+      authorizationUrl: Type.Union([Type.String(), Type.Null()]),
+      scope: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+});
