@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Three projects: pure unit tests, then every storage test (`*.db.test.ts`) on embedded PGlite and, when
+ * Three projects: pure unit tests (the server's and the web app's), then every storage test (`*.db.test.ts`) on embedded PGlite and, when
  * DATABASE_URL is set, again on that PostgreSQL server (a fresh database per test file).
  */
 const storage = ["src/**/*.db.test.ts", "test/**/*.db.test.ts"];
@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           ...common,
           name: "unit",
-          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "test/**/*.test.ts", "web/src/**/*.test.ts"],
           exclude: storage,
         },
       },

@@ -109,16 +109,98 @@ async function seed(t: TestApp): Promise<void> {
   }
 }
 
-/** Starts the seeded app over HTTP; `base` is its origin, e.g. http://127.0.0.1:41234. */
-export async function startScenarioApp(): Promise<{ t: TestApp; base: string }> {
+/**
+ * One upcoming event of the play scenario: football has market "1x2" (home 2.15, draw 3.4, away 3.1), other
+ * sports market "winner" (home 1.8, away 2.05).
+ */
+export function playEvent(sport: string, league: string, home: string, away: string, kickoffAt: string) {
+  const markets =
+    sport === "football"
+      ? [
+          {
+            key: "1x2",
+            outcomes: [
+              { key: "home", label: home, odds: 2.15 },
+              { key: "draw", label: "Draw", odds: 3.4 },
+              { key: "away", label: away, odds: 3.1 },
+            ],
+          },
+        ]
+      : [
+          {
+            key: "winner",
+            outcomes: [
+              { key: "home", label: home, odds: 1.8 },
+              { key: "away", label: away, odds: 2.05 },
+            ],
+          },
+        ];
+  return { sport, league, homeTeam: home, awayTeam: away, kickoffAt, markets };
+}
+
+const CLUBS = ["Arsenal", "Chelsea", "Liverpool", "Everton", "Fulham", "Brentford", "Wolves", "Burnley"];
+
+/**
+ * Upcoming events for the play pages: 12 football events (Premier League, then Serie A), from Sat 2026-11-21
+ * 15:00 UTC, two hours apart, ids `play-fb-1` … `play-fb-12`; and 2 basketball events (NBA), ids `play-bb-1`,
+ * `play-bb-2`, on Sun 2026-11-22 at 01:00 and 03:00 UTC.
+ */
+export async function seedPlayEvents(t: TestApp): Promise<void> {
+  for (let n = 1; n <= 12; n++) {
+    const kickoff = new Date(Date.parse("2026-11-21T15:00:00.000Z") + (n - 1) * 2 * 3600_000).toISOString();
+    const home = CLUBS[(2 * n) % CLUBS.length]!;
+    const away = CLUBS[(2 * n + 1) % CLUBS.length]!;
+    const league = n <= 8 ? "Premier League" : "Serie A";
+    await admin(
+      t,
+      "PUT",
+      `/api/admin/events/play-fb-${n}`,
+      playEvent("football", league, home, away, kickoff),
+    );
+  }
+  await admin(
+    t,
+    "PUT",
+    "/api/admin/events/play-bb-1",
+    playEvent("basketball", "NBA", "Lakers", "Celtics", "2026-11-22T01:00:00.000Z"),
+  );
+  await admin(
+    t,
+    "PUT",
+    "/api/admin/events/play-bb-2",
+    playEvent("basketball", "NBA", "Knicks", "Bulls", "2026-11-22T03:00:00.000Z"),
+  );
+}
+
+/** Sets an event through the admin API (create, or update its odds). */
+export const putAdminEvent = (t: TestApp, id: string, body: object) =>
+  admin(t, "PUT", `/api/admin/events/${id}`, body);
+
+/** Settles an event through the admin API. */
+export const settleEvent = (t: TestApp, id: string, winningOutcome: string) =>
+  admin(t, "POST", `/api/admin/events/${id}/result`, { status: "finished", winningOutcome });
+
+/**
+ * Starts the seeded app over HTTP; `base` is its origin, e.g. http://127.0.0.1:41234. `env` adds configuration
+ * (e.g. identity sign-in); `play` also seeds the upcoming events of seedPlayEvents.
+ */
+export async function startScenarioApp(
+  opts: { env?: Record<string, string>; play?: boolean } = {},
+): Promise<{ t: TestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t = await createTestApp({
     now: NOW,
-    env: { APP_ORIGINS: base, SIWE_DOMAIN: `127.0.0.1:${port}`, PROTOCOL_INCENTIVE_USDC: "100" },
+    env: {
+      APP_ORIGINS: base,
+      SIWE_DOMAIN: `127.0.0.1:${port}`,
+      PROTOCOL_INCENTIVE_USDC: "100",
+      ...opts.env,
+    },
   });
   try {
     await seed(t);
+    if (opts.play) await seedPlayEvents(t);
     await t.app.listen({ port, host: "127.0.0.1" });
   } catch (err) {
     await t.close();

@@ -1,116 +1,127 @@
 /**
  * The page's only door to the server: same-origin `fetch` with the session cookie, unwrapping the
  * `{success, data}` / `{success: false, error, status, code}` envelopes of SPEC §8–9 into data or an ApiError.
+ * Every type here comes from the generated OpenAPI types (./api-types.ts, `npm run gen:api`), except the chain
+ * endpoints of version-2 bets, which are not in the document yet (see ChainInfo).
  */
+import type { paths } from "./api-types";
 
-export type WeekStatus = "upcoming" | "live" | "ended" | "finalized";
-export type LadderType = "qualification" | "champions";
-export type Via = "qualification" | "champions" | null;
+type Method = "get" | "post";
+type Operation<P extends keyof paths, M extends Method> = M extends keyof paths[P] ? paths[P][M] : never;
+type JsonOf<R> = R extends { content: { "application/json": infer J } } ? J : never;
+type Responses<O> = O extends { responses: infer R } ? { [S in keyof R]: JsonOf<R[S]> }[keyof R] : never;
 
-export interface RailWeek {
-  week: number;
-  label: string;
-  startsAt: string;
-  endsAt: string;
-  status: WeekStatus;
-  provisional: boolean;
-  championsEnabled: boolean;
+/** The `data` of an operation's success envelope. */
+export type ApiData<P extends keyof paths, M extends Method> = Extract<
+  Responses<Operation<P, M>>,
+  { success: true }
+>["data"];
+/** The JSON body of an operation. */
+export type ApiBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
+/** The query parameters of an operation. */
+export type ApiQuery<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type Meta = ApiData<"/api/competition/meta", "get">;
+export type RailWeek = Meta["weeks"][number];
+export type WeekStatus = RailWeek["status"];
+export type LadderType = NonNullable<ApiQuery<"/api/competition/leaderboard", "get">["type"]>;
+export type Leaderboard = ApiData<"/api/competition/leaderboard", "get">;
+export type LadderRow = Leaderboard["rows"][number];
+export type PrizePool = ApiData<"/api/competition/prize-pool-estimate", "get">;
+export type MyStatus = ApiData<"/api/competition/me", "get">;
+export type Via = MyStatus["champions"]["eligibleVia"];
+
+export type User = ApiData<"/api/auth/session", "get">["user"];
+export type Providers = ApiData<"/api/auth/providers", "get">;
+export type OidcProvider = NonNullable<Providers["oidc"]>;
+
+export type EventQuery = ApiQuery<"/api/available-events", "get">;
+export type EventPage = ApiData<"/api/available-events", "get">;
+export type SportEvent = EventPage["items"][number];
+export type Market = SportEvent["markets"][number];
+export type Outcome = Market["outcomes"][number];
+
+export type BetBody = ApiBody<"/api/pred2earn/bet-placed", "post">;
+export type BetPlaced = ApiData<"/api/pred2earn/bet-placed", "post">;
+export type OnchainBetBody = ApiBody<"/api/pred2earn/bet-placed-v2", "post">;
+export type PredictionStatus = NonNullable<ApiQuery<"/api/user/predictions", "get">["status"]>;
+export type PredictionPage = ApiData<"/api/user/predictions", "get">;
+export type PredictionItem = PredictionPage["items"][number];
+export type Claim = ApiData<"/api/pred2earn/claim-payout", "post">;
+
+export type AllTimePage = ApiData<"/api/leaderboard", "get">;
+export type AllTimeRow = AllTimePage["rows"][number];
+export type AllTimeUserRow = ApiData<"/api/leaderboard/user-row", "get">;
+export type ProfileStats = ApiData<"/api/user/profile-stats", "get">;
+export type Referrals = ApiData<"/api/referrals", "get">;
+export type Redeemed = ApiData<"/api/referrals", "post">;
+export type Raffle = ApiData<"/api/daily-raffle", "get">;
+export type ReclaimInfo = ApiData<"/api/reclaim/info", "get">;
+export type Reclaimed = ApiData<"/api/reclaim", "post">;
+
+/**
+ * The chain version-2 bets are placed on (`GET /api/chain/info`, issue 10); every field null when no chain is
+ * configured. Written by hand until the route is in the OpenAPI document; then derive it like the types above.
+ */
+export interface ChainInfo {
+  chainId: number | null;
+  bettingContract: string | null;
+  usdc: string | null;
+  oddsSigner: string | null;
+  quoteTtlSeconds: number | null;
+  confirmations: number | null;
 }
 
-export interface Meta {
-  now: string;
-  currentWeek: number;
-  seasonStarted: boolean;
-  championsEnabled: boolean;
-  countdown: { endsAt: string; secondsRemaining: number };
-  constants: {
-    qualificationCutoff: number;
-    championsCutoff: number;
-    paidRanks: number;
-    prizeSplitPct: number[];
-    weekLengthDays: number;
+/** A signed odds quote (`POST /api/pred2earn/quote`, issue 10), handed to the betting contract as is. */
+export interface SignedQuote {
+  eventId: string;
+  market: string;
+  outcome: string;
+  odds: number;
+  expiresAt: string;
+  chainId: number;
+  contract: string;
+  quote: {
+    bettor: string;
+    marketId: string;
+    outcome: number | string;
+    odds: number | string;
+    expiry: number | string;
   };
-  weeks: RailWeek[];
+  signature: string;
 }
 
-export interface LadderRow {
-  rank: number;
-  userId: string;
-  displayName: string;
-  wallet: string | null;
-  competitiveSp: number;
-  withinCutoff: boolean;
-  prizeUsdc: string | null;
-}
-
-export interface Leaderboard {
-  week: number;
-  type: LadderType;
-  label: string;
-  championsEnabled: boolean;
-  provisional: boolean;
-  total: number;
-  offset: number;
-  limit: number;
-  cutoffRank: number;
-  cutoffSp: number | null;
-  rows: LadderRow[];
-}
-
-export interface PrizePool {
-  estimatedUsdc: string;
-  selectedWeek: number;
-  fundingWeekIndex: number | null;
-  feeWindowStart: string | null;
-  feeWindowEnd: string | null;
-  sources: { protocolFeesWeek: string; protocolIncentiveUsdc: string; entries: string };
-}
-
-export interface MyStatus {
-  week: number;
-  label: string;
-  provisional: boolean;
-  qualification: { rank: number | null; competitiveSp: number; withinCutoff: boolean };
-  champions: {
-    enabled: boolean;
-    eligible: boolean;
-    eligibleVia: Via;
-    rank: number | null;
-    competitiveSp: number;
-    withinCutoff: boolean;
-    prizeUsdc: string | null;
-  };
-  nextWeek: { week: number; eligible: boolean; via: Via };
-}
-
-export interface User {
-  id: string;
-  displayName: string;
-  wallet: string | null;
-}
-
-/** A failed call: the envelope's message and code, or a network failure (status 0). */
+/** A failed call: the envelope's message, code and details, or a network failure (status 0). */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code: string,
+    readonly details: unknown = undefined,
   ) {
     super(message);
     this.name = "ApiError";
   }
 }
 
-async function request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function request<T>(
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers:
-        body === undefined
-          ? { accept: "application/json" }
-          : { accept: "application/json", "content-type": "application/json" },
+      headers: {
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...extraHeaders,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -122,17 +133,27 @@ async function request<T>(method: "GET" | "POST", path: string, body?: unknown):
   } catch {
     payload = null;
   }
-  const envelope = payload as { success?: boolean; data?: T; error?: string; code?: string } | null;
+  const envelope = payload as {
+    success?: boolean;
+    data?: T;
+    error?: string;
+    code?: string;
+    details?: unknown;
+  } | null;
   if (res.ok && envelope?.success === true) return envelope.data as T;
   throw new ApiError(
     envelope?.error ?? `The server answered ${res.status}.`,
     res.status,
     envelope?.code ?? "HTTP_ERROR",
+    envelope?.details,
   );
 }
 
-const query = (params: Record<string, string | number>) =>
-  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+/** A query string of the given parameters, leaving out undefined ones. */
+const query = (params: Record<string, string | number | undefined>) =>
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
 
 export const api = {
   meta: () => request<Meta>("GET", "/api/competition/meta"),
@@ -141,9 +162,47 @@ export const api = {
   prizePool: (week: number) =>
     request<PrizePool>("GET", `/api/competition/prize-pool-estimate?${query({ week })}`),
   me: (week: number) => request<MyStatus>("GET", `/api/competition/me?${query({ week })}`),
+
+  providers: () => request<Providers>("GET", "/api/auth/providers"),
   nonce: () => request<{ nonce: string }>("GET", "/api/auth/nonce"),
-  signInWithWallet: (message: string, signature: string) =>
-    request<{ user: User }>("POST", "/api/auth/wallet", { message, signature }),
+  signInWithWallet: (message: string, signature: string, referralCode?: string) =>
+    request<{ user: User }>("POST", "/api/auth/wallet", { message, signature, referralCode }),
+  signInWithIdentity: (idToken: string, referralCode?: string) =>
+    request<{ user: User }>("POST", "/api/auth/oidc", { idToken, referralCode }),
   session: () => request<{ user: User }>("GET", "/api/auth/session"),
   logout: () => request<Record<string, never>>("POST", "/api/auth/logout"),
+
+  events: (q: EventQuery) => request<EventPage>("GET", `/api/available-events?${query(q)}`),
+  placeBet: (body: BetBody, idempotencyKey: string) =>
+    request<BetPlaced>("POST", "/api/pred2earn/bet-placed", body, { "idempotency-key": idempotencyKey }),
+  predictions: (q: { status?: PredictionStatus; limit?: number; cursor?: string }) =>
+    request<PredictionPage>("GET", `/api/user/predictions?${query(q)}`),
+  claim: (predictionId: string) => request<Claim>("POST", "/api/pred2earn/claim-payout", { predictionId }),
+
+  allTime: (offset: number, limit: number) =>
+    request<AllTimePage>("GET", `/api/leaderboard?${query({ offset, limit })}`),
+  myAllTimeRow: () => request<AllTimeUserRow>("GET", "/api/leaderboard/user-row"),
+  profile: () => request<ProfileStats>("GET", "/api/user/profile-stats"),
+  referrals: () => request<Referrals>("GET", "/api/referrals"),
+  redeemReferrals: () => request<Redeemed>("POST", "/api/referrals"),
+  raffle: () => request<Raffle>("GET", "/api/daily-raffle"),
+  reclaimInfo: () => request<ReclaimInfo>("GET", "/api/reclaim/info"),
+  reclaim: () => request<Reclaimed>("POST", "/api/reclaim"),
+
+  /** The chain of version-2 bets; null when the service has no chain endpoint or no chain configured. */
+  chainInfo: async (): Promise<ChainInfo | null> => {
+    try {
+      const info = await request<ChainInfo>("GET", "/api/chain/info");
+      return info.chainId !== null && info.bettingContract !== null && info.usdc !== null ? info : null;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  },
+  quote: (body: { eventId: string; market: string; outcome: string }) =>
+    request<SignedQuote>("POST", "/api/pred2earn/quote", body),
+  reportOnchainBet: (body: OnchainBetBody, idempotencyKey: string) =>
+    request<{ prediction: BetPlaced["prediction"] }>("POST", "/api/pred2earn/bet-placed-v2", body, {
+      "idempotency-key": idempotencyKey,
+    }),
 };

@@ -1,69 +1,99 @@
 /**
- * App: the competition page. The view (week, ladder, page) lives in the URL; the data comes from the
- * competition API (meta, leaderboard, prize-pool-estimate, me) and sign-in from the auth API.
+ * App: the player's app. It owns the route (kept in the URL), the session (wallet or identity sign-in), the
+ * server's clock and what the service offers (sign-in providers, the chain of USDC bets), and renders the page the
+ * route names: the weekly competition, play, my bets, rewards, the all-time leaderboard or the profile.
  */
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError, api, type LadderType } from "./api";
-import { Countdown } from "./components/countdown";
-import { Ladder, type LadderPage } from "./components/ladder";
-import { MyStatusCard, type Session } from "./components/my-status";
-import { PrizeCard } from "./components/prize-card";
-import { WeekRail } from "./components/week-rail";
-import { useResource } from "./use-resource";
-import { PAGE_SIZE, readView, type ViewState, viewHref } from "./view-state";
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+import { type Account, AccountContext, type Session } from "./account";
+import { ApiError, api } from "./api";
+import { SignInPanel } from "./components/sign-in-panel";
+import { SiteHeader } from "./components/site-header";
+import { BetsPage } from "./pages/bets";
+import { LeaderboardPage } from "./pages/leaderboard";
+import { PlayPage } from "./pages/play";
+import { ProfilePage } from "./pages/profile";
+import { RewardsPage } from "./pages/rewards";
+import { WeeklyPage } from "./pages/weekly";
+import { type Route, readRoute, routeHref } from "./routes";
+import { startIdentitySignIn, takeIdentityResponse } from "./session/identity-sign-in";
 import {
-  hasBrowserWallet,
   probablySignedIn,
+  rememberInviteCode,
   rememberSignedIn,
-  signInWithBrowserWallet,
-  signOut,
-} from "./wallet-sign-in";
-
-/** How often a live week's ladder, pool and status are refreshed in the background. */
-const LIVE_REFRESH_MS = 60_000;
-
-/** One ladder page, fetched with the row just above it so a cutoff at the top edge of the page is still drawn. */
-async function loadLadderPage(week: number, type: LadderType, page: number): Promise<LadderPage> {
-  const offset = (page - 1) * PAGE_SIZE;
-  const peek = offset > 0 ? 1 : 0;
-  const data = await api.leaderboard({ week, type, offset: offset - peek, limit: PAGE_SIZE + peek });
-  const before = peek === 1 ? (data.rows[0] ?? null) : null;
-  return { ...data, offset, limit: PAGE_SIZE, rows: data.rows.slice(peek), before };
-}
+  rememberWalletId,
+  takeInviteFromUrl,
+} from "./session/stored";
+import { signInWithWallet } from "./session/wallet-sign-in";
+import { type BrowserWallet, useBrowserWallets } from "./session/wallets";
+import { useResource } from "./use-resource";
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** Read once at start: an invite link's code, and the identity provider's answer when it sent the player back. */
+takeInviteFromUrl();
+const identityResponse = takeIdentityResponse();
+
 export function App() {
-  const [view, setView] = useState<ViewState>(() => readView(location.search));
+  const [route, setRoute] = useState<Route>(() => readRoute(location.pathname, location.search));
   useEffect(() => {
-    const onPop = () => setView(readView(location.search));
+    const onPop = () => setRoute(readRoute(location.pathname, location.search));
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, []);
-  const navigate = useCallback((next: ViewState) => {
-    history.pushState(null, "", viewHref(next));
-    setView(next);
+  const navigate = useCallback((next: Route, hash = "") => {
+    const href = routeHref(next, hash);
+    history.pushState(null, "", href);
+    setRoute(next);
+    if (!hash) scrollTo(0, 0);
+  }, []);
+  const replaceRoute = useCallback((next: Route) => {
+    history.replaceState(null, "", routeHref(next));
+    setRoute(next);
   }, []);
 
-  const meta = useResource("meta", async () => ({ meta: await api.meta(), loadedAt: performance.now() }));
-  const weeks = meta.status === "ok" ? meta.data.meta.weeks : [];
-  const known = view.week !== null && weeks.some((w) => w.week === view.week);
-  const week = meta.status === "ok" ? (known ? view.week : meta.data.meta.currentWeek) : null;
-
-  // A week that is not on the calendar (a stale or mistyped link) falls back to the current week.
-  useEffect(() => {
-    if (meta.status === "ok" && view.week !== null && !known) {
-      const fixed = { ...view, week: null, page: 1 };
-      history.replaceState(null, "", viewHref(fixed));
-      setView(fixed);
-    }
-  }, [meta.status, known, view]);
+  const meta = useResource("meta", async () => {
+    const m = await api.meta();
+    return { meta: m, offsetMs: Date.parse(m.now) - Date.now(), loadedAt: performance.now() };
+  });
+  const offsetMs = meta.status === "ok" ? meta.data.offsetMs : 0;
+  const serverNow = useCallback(() => new Date(Date.now() + offsetMs), [offsetMs]);
+  const providers = useResource("providers", api.providers);
+  const chain = useResource("chain", api.chainInfo);
 
   const [session, setSession] = useState<Session>(() =>
-    probablySignedIn() ? { status: "checking" } : { status: "signed-out", error: null },
+    identityResponse.kind === "token"
+      ? { status: "signing-in", method: "identity" }
+      : identityResponse.kind === "error"
+        ? { status: "signed-out", error: identityResponse.message }
+        : probablySignedIn()
+          ? { status: "checking" }
+          : { status: "signed-out", error: null },
   );
-  // Checks the stored session once, at load.
+  const [signInOpen, setSignInOpen] = useState(identityResponse.kind === "error");
+  const [changes, setChanges] = useState(0);
+  const changed = useCallback(() => setChanges((n) => n + 1), []);
+
+  const signedIn = (user: { id: string; displayName: string; wallet: string | null }) => {
+    rememberSignedIn(true);
+    rememberInviteCode(null);
+    setSession({ status: "signed-in", user, error: null });
+    setSignInOpen(false);
+    changed();
+  };
+
+  // At load: finish an identity sign-in, or check the stored session.
   useEffect(() => {
+    if (identityResponse.kind === "token") {
+      api.signInWithIdentity(identityResponse.idToken, identityResponse.referralCode).then(
+        ({ user }) => signedIn(user),
+        (err) => {
+          setSession({ status: "signed-out", error: messageOf(err) });
+          setSignInOpen(true);
+        },
+      );
+      return;
+    }
     if (session.status !== "checking") return;
     api.session().then(
       ({ user }) => setSession({ status: "signed-in", user, error: null }),
@@ -73,140 +103,136 @@ export function App() {
       },
     );
   }, []);
-  const userId = session.status === "signed-in" || session.status === "signing-out" ? session.user.id : null;
 
-  const ladder = useResource(week === null ? null : `${week}/${view.type}/${view.page}`, () =>
-    loadLadderPage(week!, view.type, view.page),
-  );
-  const pool = useResource(week === null ? null : String(week), () => api.prizePool(week!));
-  const me = useResource(week === null || userId === null ? null : `${userId}/${week}`, () => api.me(week!));
-
-  // The session ended on the server (expired or revoked elsewhere): back to signed out.
+  const user = session.status === "signed-in" || session.status === "signing-out" ? session.user : null;
+  const balance = useResource(user ? `${user.id}/balance/${changes}` : null, api.reclaimInfo);
+  const [lastBalance, setLastBalance] = useState<number | null>(null);
   useEffect(() => {
-    if (me.status === "error" && me.error instanceof ApiError && me.error.status === 401) {
-      rememberSignedIn(false);
-      setSession({ status: "signed-out", error: "Your session has ended. Sign in again." });
+    if (balance.status === "ok") setLastBalance(balance.data.balance);
+    if (!user) setLastBalance(null);
+  }, [balance, user]);
+
+  /** The session ended on the server (expired or revoked elsewhere): back to signed out. */
+  const sessionLost = useCallback(() => {
+    rememberSignedIn(false);
+    setSession({ status: "signed-out", error: "Your session has ended. Sign in again." });
+  }, []);
+  useEffect(() => {
+    if (balance.status === "error" && balance.error instanceof ApiError && balance.error.status === 401) {
+      sessionLost();
     }
-  }, [me]);
+  }, [balance, sessionLost]);
 
-  const selectedStatus = weeks.find((w) => w.week === week)?.status;
-  const { refresh: refreshLadder } = ladder;
-  const { refresh: refreshPool } = pool;
-  const { refresh: refreshMe } = me;
-  useEffect(() => {
-    if (selectedStatus !== "live") return;
-    const id = setInterval(() => {
-      refreshLadder();
-      refreshPool();
-      refreshMe();
-    }, LIVE_REFRESH_MS);
-    return () => clearInterval(id);
-  }, [selectedStatus, refreshLadder, refreshPool, refreshMe]);
-
-  const selectedLabel = weeks.find((w) => w.week === week)?.label;
-  useEffect(() => {
-    const ladderName = view.type === "champions" ? "Champions" : "Qualification";
-    document.title = selectedLabel
-      ? `${selectedLabel} ${ladderName} — SP Competition`
-      : "SP Competition — Qualification & Champions";
-  }, [selectedLabel, view.type]);
-
-  const onSignIn = async () => {
-    setSession({ status: "signing-in" });
+  const wallets = useBrowserWallets();
+  const onWallet = async (wallet: BrowserWallet, inviteCode: string | undefined) => {
+    setSession({ status: "signing-in", method: wallet.id });
     try {
-      const user = await signInWithBrowserWallet();
-      setSession({ status: "signed-in", user, error: null });
+      const chainIds = providers.status === "ok" ? providers.data.wallet.chainIds : [];
+      const u = await signInWithWallet(wallet.provider, {
+        chainIds,
+        referralCode: inviteCode,
+        now: serverNow(),
+      });
+      rememberWalletId(wallet.id);
+      signedIn(u);
     } catch (err) {
-      const why = err instanceof ApiError ? `Sign-in failed: ${err.message}` : messageOf(err);
-      setSession({ status: "signed-out", error: why });
+      setSession({ status: "signed-out", error: messageOf(err) });
     }
+  };
+  const onIdentity = (inviteCode: string | undefined) => {
+    const oidc = providers.status === "ok" ? providers.data.oidc : null;
+    if (!oidc) return;
+    setSession({ status: "signing-in", method: "identity" });
+    startIdentitySignIn(oidc, inviteCode);
   };
   const onSignOut = async () => {
     if (session.status !== "signed-in") return;
-    const user = session.user;
-    setSession({ status: "signing-out", user });
+    const u = session.user;
+    setSession({ status: "signing-out", user: u });
     try {
-      await signOut();
+      await api.logout();
+      rememberSignedIn(false);
+      rememberWalletId(null);
       setSession({ status: "signed-out", error: null });
+      changed();
     } catch (err) {
-      setSession({ status: "signed-in", user, error: `Couldn't sign out: ${messageOf(err)}` });
+      setSession({ status: "signed-in", user: u, error: `Couldn't sign out: ${messageOf(err)}` });
     }
   };
 
+  const openSignIn = useCallback(() => {
+    setSignInOpen(true);
+    setSession((s) => (s.status === "signed-out" ? { ...s, error: null } : s));
+  }, []);
+
+  const account: Account = useMemo(
+    () => ({
+      session,
+      user,
+      balance: user ? lastBalance : null,
+      changes,
+      changed,
+      openSignIn,
+      serverNow,
+      providers: providers.status === "ok" ? providers.data : null,
+      chain: chain.status === "ok" ? chain.data : null,
+    }),
+    [session, user, lastBalance, changes, changed, openSignIn, serverNow, providers, chain],
+  );
+
+  let page: ComponentChildren;
+  switch (route.page) {
+    case "play":
+      page = <PlayPage route={route} onNavigate={navigate} onReplace={replaceRoute} />;
+      break;
+    case "bets":
+      page = <BetsPage route={route} onNavigate={navigate} />;
+      break;
+    case "rewards":
+      page = <RewardsPage onNavigate={navigate} />;
+      break;
+    case "leaderboard":
+      page = <LeaderboardPage route={route} onNavigate={navigate} />;
+      break;
+    case "profile":
+      page = <ProfilePage meta={meta} onNavigate={navigate} />;
+      break;
+    default:
+      page = <WeeklyPage route={route} meta={meta} onNavigate={navigate} onReplace={replaceRoute} />;
+  }
+
   return (
-    <>
-      <a class="skip-link" href="#ladder">
-        Skip to the ladder
+    <AccountContext.Provider value={account}>
+      <a class="skip-link" href="#main">
+        Skip to the content
       </a>
-      <header class="site-header">
-        <div class="wrap">
-          <h1 class="brand">
-            <span class="brand-mark" aria-hidden="true">
-              SP
-            </span>
-            Competition
-          </h1>
-          <p class="tagline">Weekly Qualification and Champions ladders</p>
+      <SiteHeader
+        current={route.page}
+        balance={user ? lastBalance : null}
+        signInOpen={signInOpen}
+        onSignOut={onSignOut}
+        onNavigate={navigate}
+      />
+      {signInOpen && !user && (
+        <div class="wrap sign-in-wrap">
+          <SignInPanel
+            wallets={wallets}
+            onWallet={onWallet}
+            onIdentity={onIdentity}
+            onClose={() => setSignInOpen(false)}
+          />
         </div>
-      </header>
-      {meta.status === "ok" && week !== null ? (
-        <>
-          <div class="wrap">
-            <WeekRail weeks={weeks} selectedWeek={week} type={view.type} onNavigate={navigate} />
-          </div>
-          <main class="wrap layout">
-            <div class="area-countdown">
-              <Countdown
-                key={meta.data.meta.countdown.endsAt}
-                meta={meta.data.meta}
-                loadedAt={meta.data.loadedAt}
-                onElapsed={meta.refresh}
-              />
-            </div>
-            <div class="area-me">
-              <MyStatusCard
-                session={session}
-                me={me}
-                weeks={weeks}
-                walletAvailable={hasBrowserWallet()}
-                onSignIn={onSignIn}
-                onSignOut={onSignOut}
-                onNavigate={navigate}
-              />
-            </div>
-            <div class="area-ladder">
-              <Ladder
-                ladder={ladder}
-                week={week}
-                type={view.type}
-                page={view.page}
-                weeks={weeks}
-                myUserId={userId}
-                onNavigate={navigate}
-              />
-            </div>
-            <div class="area-prize">
-              <PrizeCard pool={pool} week={week} meta={meta.data.meta} />
-            </div>
-          </main>
-        </>
-      ) : (
-        <main class="wrap">
-          {meta.status === "error" ? (
-            <section class="card page-state" role="alert">
-              <h2 class="card-title">The competition could not be loaded</h2>
-              <p class="error-text">{meta.error.message}</p>
-              <button type="button" class="button button-primary" onClick={meta.reload}>
-                Try again
-              </button>
-            </section>
-          ) : (
-            <section class="card page-state" aria-busy="true">
-              <p class="muted">Loading the competition…</p>
-            </section>
-          )}
-        </main>
       )}
-    </>
+      {session.status === "signed-in" && session.error && (
+        <div class="wrap">
+          <p class="error-text banner" role="alert">
+            {session.error}
+          </p>
+        </div>
+      )}
+      <main id="main" tabIndex={-1}>
+        {page}
+      </main>
+    </AccountContext.Provider>
   );
 }

@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Meta } from "../api";
-import { formatDuration, formatInstant } from "../format";
+import { formatDuration } from "../format";
+import { When } from "./values";
 
 export function Countdown(props: { meta: Meta; loadedAt: number; onElapsed: () => void }) {
   const { meta, loadedAt, onElapsed } = props;
@@ -38,7 +39,10 @@ export function Countdown(props: { meta: Meta; loadedAt: number; onElapsed: () =
       <p class="timer" role="timer" aria-live="off">
         <time dateTime={target}>{seconds > 0 ? formatDuration(seconds) : "Ended"}</time>
       </p>
-      <p class="muted small">{`${before ? "Starts" : "Ends"} ${formatInstant(target)}`}</p>
+      <p class="muted small">
+        {before ? "Starts " : "Ends "}
+        <When iso={target} />
+      </p>
     </section>
   );
 }

@@ -1,36 +1,54 @@
 /**
  * Ladder: one page of the Qualification or Champions ladder of a week, with the cutoff line drawn between the
  * last row inside the cutoff (top 25 / top 10 plus ties, `withinCutoff`) and the first row outside it, prizes on
- * paid Champions rows, the provisional/final mark, the signed-in player's row highlighted, and paging.
+ * paid Champions rows, the provisional/final mark, the signed-in player's row highlighted — or pinned below the
+ * page when it is on another page — and paging. On a phone the table fits the screen: names are shortened, never
+ * scrolled sideways.
  */
 import { type ComponentChildren, Fragment } from "preact";
+import { useEffect, useRef } from "preact/hooks";
 import type { LadderRow, LadderType, Leaderboard, RailWeek } from "../api";
-import { formatNumber, shortWallet } from "../format";
+import { formatNumber } from "../format";
+import { PAGE_SIZE, pageOfRank, weekly } from "../routes";
 import type { Resource } from "../use-resource";
-import { PAGE_SIZE } from "../view-state";
-import { type Navigate, ViewLink } from "./view-link";
+import { PagerNav } from "./pager";
+import { PlayerCell } from "./player-cell";
+import { type Navigate, RouteLink } from "./route-link";
+import { Usdc } from "./values";
 
 /** A ladder page plus the row just above it (from the previous page), so a cutoff at a page edge is drawn. */
 export interface LadderPage extends Leaderboard {
   before: LadderRow | null;
 }
 
-const TYPE_LABEL: Record<LadderType, string> = { qualification: "Qualification", champions: "Champions" };
+/** The signed-in player's place on this ladder (from /api/competition/me), for the pinned row. */
+export interface MyPlace {
+  userId: string;
+  displayName: string;
+  rank: number;
+  competitiveSp: number;
+  prizeUsdc: string | null;
+}
+
+export const TYPE_LABEL: Record<LadderType, string> = {
+  qualification: "Qualification",
+  champions: "Champions",
+};
 
 export function LadderTabs(props: { week: number; type: LadderType; onNavigate: Navigate }) {
   const { week, type, onNavigate } = props;
   return (
     <nav class="tabs" aria-label="Ladders">
       {(["qualification", "champions"] as const).map((t) => (
-        <ViewLink
+        <RouteLink
           key={t}
           class={`tab${t === type ? " is-selected" : ""}`}
-          view={{ week, type: t, page: 1 }}
+          to={weekly(week, t)}
           onNavigate={onNavigate}
           aria-current={t === type ? "page" : undefined}
         >
           {TYPE_LABEL[t]}
-        </ViewLink>
+        </RouteLink>
       ))}
     </nav>
   );
@@ -42,7 +60,7 @@ function cutoffText(type: LadderType, cutoffRank: number, nextLabel: string): st
     : `Cutoff: top ${cutoffRank} plus ties keep their Champions place for ${nextLabel}`;
 }
 
-const weekName = (weeks: RailWeek[], week: number) =>
+export const weekName = (weeks: RailWeek[], week: number) =>
   weeks.find((w) => w.week === week)?.label ?? `Week ${week}`;
 
 export function Ladder(props: {
@@ -51,10 +69,12 @@ export function Ladder(props: {
   type: LadderType;
   page: number;
   weeks: RailWeek[];
-  myUserId: string | null;
+  mine: MyPlace | null;
+  /** Increases when the player asked to be shown their row ("Show in ladder"). */
+  focusMine: number;
   onNavigate: Navigate;
 }) {
-  const { ladder, week, type, page, weeks, myUserId, onNavigate } = props;
+  const { ladder, week, type, page, weeks, mine, focusMine, onNavigate } = props;
   const label = weekName(weeks, week);
   const nextLabel = weekName(weeks, week + 1);
 
@@ -104,13 +124,13 @@ export function Ladder(props: {
             The opening week has a Qualification ladder only: its top 25 (plus ties) play Champions in Week 1.
           </p>
           <p class="state-links">
-            <ViewLink view={{ week, type: "qualification", page: 1 }} onNavigate={onNavigate}>
+            <RouteLink to={weekly(week, "qualification")} onNavigate={onNavigate}>
               See the {label} Qualification ladder
-            </ViewLink>
+            </RouteLink>
             {weeks.some((w) => w.week === 1) && (
-              <ViewLink view={{ week: 1, type: "champions", page: 1 }} onNavigate={onNavigate}>
+              <RouteLink to={weekly(1, "champions")} onNavigate={onNavigate}>
                 Go to Week 1 Champions
-              </ViewLink>
+              </RouteLink>
             )}
           </p>
         </div>
@@ -131,15 +151,26 @@ export function Ladder(props: {
         <div class="ladder-state empty">
           <p class="empty-title">{`There is no page ${page}`}</p>
           <p>
-            <ViewLink view={{ week, type, page: 1 }} onNavigate={onNavigate}>
+            <RouteLink to={weekly(week, type)} onNavigate={onNavigate}>
               Back to page 1
-            </ViewLink>
+            </RouteLink>
           </p>
         </div>
       );
     } else {
       summary = `${data.total} ranked player${data.total === 1 ? "" : "s"}`;
-      body = <LadderTable data={data} type={type} label={label} nextLabel={nextLabel} myUserId={myUserId} />;
+      body = (
+        <LadderTable
+          data={data}
+          type={type}
+          label={label}
+          nextLabel={nextLabel}
+          mine={mine}
+          focusMine={focusMine}
+          week={week}
+          onNavigate={onNavigate}
+        />
+      );
     }
     if (!noChampions && data.total > 0) {
       body = (
@@ -179,29 +210,57 @@ function LadderTable(props: {
   type: LadderType;
   label: string;
   nextLabel: string;
-  myUserId: string | null;
+  mine: MyPlace | null;
+  focusMine: number;
+  week: number;
+  onNavigate: Navigate;
 }) {
-  const { data, type, label, nextLabel, myUserId } = props;
+  const { data, type, label, nextLabel, mine, focusMine, week, onNavigate } = props;
   const champions = type === "champions";
   const columns = champions ? 4 : 3;
   const first = data.offset + 1;
   const last = data.offset + data.rows.length;
+  const myRowOnPage = mine !== null && data.rows.some((r) => r.userId === mine.userId);
+  const pinned = mine !== null && !myRowOnPage ? mine : null;
+
+  // "Show in ladder": bring the player's row into view and mark it, once per request.
+  const myRow = useRef<HTMLTableRowElement>(null);
+  const shown = useRef(0);
+  useEffect(() => {
+    const row = myRow.current;
+    if (!row || focusMine === 0 || shown.current === focusMine) return;
+    shown.current = focusMine;
+    row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+    row.classList.remove("is-flash");
+    void row.offsetWidth; // restart the highlight animation
+    row.classList.add("is-flash");
+  }, [focusMine, data]);
+
   return (
     <div class="table-wrap">
-      <table class="ladder-table">
+      <table class={`ladder-table ${champions ? "has-prize" : ""}`}>
         <caption class="sr-only">{`${label} ${TYPE_LABEL[type]} ladder, positions ${first} to ${last} of ${data.total}`}</caption>
         <thead>
           <tr>
             <th scope="col" class="col-rank">
               Rank
             </th>
-            <th scope="col">Player</th>
-            <th scope="col" class="num">
+            <th scope="col" class="col-player">
+              Player
+            </th>
+            <th scope="col" class="num col-sp">
               <span class="wide-only">Competitive </span>SP
             </th>
             {champions && (
-              <th scope="col" class="num">
-                {data.provisional ? "Projected prize (USDC)" : "Prize (USDC)"}
+              <th scope="col" class="num col-prize">
+                {data.provisional ? (
+                  <>
+                    <span class="wide-only">Projected </span>Prize
+                  </>
+                ) : (
+                  "Prize"
+                )}
               </th>
             )}
           </tr>
@@ -210,8 +269,8 @@ function LadderTable(props: {
           {data.rows.map((row, i) => {
             const above = i === 0 ? data.before : data.rows[i - 1];
             const line = above?.withinCutoff === true && !row.withinCutoff;
-            const mine = row.userId === myUserId;
-            const classes = [row.withinCutoff ? "is-within" : "", mine ? "is-mine" : ""].filter(Boolean);
+            const isMine = row.userId === mine?.userId;
+            const classes = [row.withinCutoff ? "is-within" : "", isMine ? "is-mine" : ""].filter(Boolean);
             return (
               <Fragment key={row.userId}>
                 {line && (
@@ -221,24 +280,53 @@ function LadderTable(props: {
                     </td>
                   </tr>
                 )}
-                <tr class={classes.join(" ") || undefined} data-user-id={row.userId}>
+                <tr
+                  class={classes.join(" ") || undefined}
+                  data-user-id={row.userId}
+                  ref={isMine ? myRow : undefined}
+                  tabIndex={isMine ? -1 : undefined}
+                  id={isMine ? "my-row" : undefined}
+                >
                   <td class="col-rank">{row.rank}</td>
-                  <td class="col-player">
-                    <span class="player-name" title={row.wallet ?? undefined}>
-                      {row.displayName}
-                    </span>
-                    {mine && <span class="you-tag">You</span>}
-                    {row.wallet && row.displayName !== shortWallet(row.wallet) && (
-                      <span class="player-wallet">{shortWallet(row.wallet)}</span>
-                    )}
-                  </td>
-                  <td class="num">{formatNumber(row.competitiveSp)}</td>
-                  {champions && <td class="num prize-cell">{row.prizeUsdc ?? "—"}</td>}
+                  <PlayerCell row={row} mine={isMine} />
+                  <td class="num col-sp">{formatNumber(row.competitiveSp)}</td>
+                  {champions && (
+                    <td class="num prize-cell col-prize">
+                      {row.prizeUsdc ? <Usdc amount={row.prizeUsdc} /> : "—"}
+                    </td>
+                  )}
                 </tr>
               </Fragment>
             );
           })}
         </tbody>
+        {pinned && (
+          <tfoot>
+            <tr class="pinned-gap">
+              <td colSpan={columns}>
+                <span>Your place</span>
+                <RouteLink
+                  class="small"
+                  to={weekly(week, type, pageOfRank(pinned.rank))}
+                  hash="#me"
+                  onNavigate={onNavigate}
+                >
+                  Show in ladder
+                </RouteLink>
+              </td>
+            </tr>
+            <tr class="is-mine pinned-row" data-user-id={pinned.userId} data-testid="pinned-row">
+              <td class="col-rank">{pinned.rank}</td>
+              <PlayerCell row={{ displayName: pinned.displayName, wallet: null }} mine />
+              <td class="num col-sp">{formatNumber(pinned.competitiveSp)}</td>
+              {champions && (
+                <td class="num prize-cell col-prize">
+                  {pinned.prizeUsdc ? <Usdc amount={pinned.prizeUsdc} /> : "—"}
+                </td>
+              )}
+            </tr>
+          </tfoot>
+        )}
       </table>
     </div>
   );
@@ -257,28 +345,12 @@ function Pager(props: {
   const first = data.offset + 1;
   const last = data.offset + data.rows.length;
   return (
-    <nav class="pager" aria-label="Ladder pages">
-      {page > 1 ? (
-        <ViewLink class="button" view={{ week, type, page: page - 1 }} onNavigate={onNavigate} rel="prev">
-          ← Previous
-        </ViewLink>
-      ) : (
-        <span class="button" aria-disabled="true">
-          ← Previous
-        </span>
-      )}
-      <span class="pager-status">
-        {data.rows.length > 0 ? `${first}–${last} of ${data.total}` : ""} · Page {page} of {pages}
-      </span>
-      {page < pages ? (
-        <ViewLink class="button" view={{ week, type, page: page + 1 }} onNavigate={onNavigate} rel="next">
-          Next →
-        </ViewLink>
-      ) : (
-        <span class="button" aria-disabled="true">
-          Next →
-        </span>
-      )}
-    </nav>
+    <PagerNav
+      label="Ladder pages"
+      status={`${data.rows.length > 0 ? `${first}–${last} of ${data.total}` : ""} · Page ${page} of ${pages}`}
+      prev={page > 1 ? weekly(week, type, page - 1) : null}
+      next={page < pages ? weekly(week, type, page + 1) : null}
+      onNavigate={onNavigate}
+    />
   );
 }

@@ -1,20 +1,26 @@
 /**
- * MyStatus: sign-in with a browser wallet, then the player's standing in the selected week: Champions
- * ("Qualified — rank N" / "Not qualified"), Qualification rank, and the projection for next week.
+ * MyStatusCard: where the signed-in player stands in the selected week and what it takes to move — Champions
+ * ("Qualified — rank N" / "Not qualified", the prize, the SP to the top-10 line and to the paid ranks),
+ * Qualification (rank, movement since the previous week, "X SP to reach the top-25 line (Y SP)"), and the outlook
+ * for next week. Signed out, it says what signing in gives and opens the sign-in panel.
  */
 import type { ComponentChildren } from "preact";
-import type { LadderType, MyStatus as MyStatusData, RailWeek, User, Via } from "../api";
-import { formatSp, formatUsdc, shortWallet } from "../format";
+import { useAccount } from "../account";
+import type { LadderType, Meta, MyStatus as MyStatusData, RailWeek, Via } from "../api";
+import { formatSp, ordinal } from "../format";
+import { pageOfRank, weekly } from "../routes";
+import { rankMovement, spToReach } from "../standing";
 import type { Resource } from "../use-resource";
-import { PAGE_SIZE } from "../view-state";
-import { type Navigate, ViewLink } from "./view-link";
+import { type Navigate, RouteLink } from "./route-link";
+import { Usdc } from "./values";
 
-export type Session =
-  | { status: "checking" }
-  | { status: "signed-out"; error: string | null }
-  | { status: "signing-in" }
-  | { status: "signed-in"; user: User; error: string | null }
-  | { status: "signing-out"; user: User };
+/** The SP at the lines of the selected week's ladders (null when there is no such line yet). */
+export interface Lines {
+  qualificationSp: number | null;
+  championsSp: number | null;
+  /** The SP at the last paid rank (rank 5) of Champions. */
+  paidSp: number | null;
+}
 
 const viaText = (via: Via) =>
   via === "champions"
@@ -32,61 +38,35 @@ const placeFrom = (via: Via, previousLabel: string) =>
       : "";
 
 export function MyStatusCard(props: {
-  session: Session;
   me: Resource<MyStatusData> & { reload: () => void };
-  weeks: RailWeek[];
-  walletAvailable: boolean;
-  onSignIn: () => void;
-  onSignOut: () => void;
+  previous: Resource<MyStatusData> | null;
+  lines: Resource<Lines>;
+  meta: Meta;
   onNavigate: Navigate;
 }) {
-  const { session, me, weeks, walletAvailable, onSignIn, onSignOut, onNavigate } = props;
-
-  if (session.status === "checking") {
+  const { session, user, openSignIn } = useAccount();
+  if (session.status === "checking" || session.status === "signing-in") {
     return (
       <Card>
         <p class="muted" aria-busy="true">
-          Checking your session…
+          {session.status === "checking" ? "Checking your session…" : "Signing you in…"}
         </p>
       </Card>
     );
   }
-  if (session.status === "signed-out" || session.status === "signing-in") {
-    const busy = session.status === "signing-in";
+  if (!user) {
     return (
       <Card>
-        <p>Sign in with your wallet to see whether you qualified, your ranks and next week's outlook.</p>
-        <button type="button" class="button button-primary" onClick={onSignIn} disabled={busy}>
-          {busy ? "Check your wallet…" : "Sign in with wallet"}
+        <p>Sign in to play, and to see whether you qualified, your ranks and what it takes to move up.</p>
+        <button type="button" class="button button-primary" onClick={openSignIn}>
+          Sign in
         </button>
-        {!walletAvailable && !busy && <p class="muted small">No browser wallet detected on this page.</p>}
-        {session.status === "signed-out" && session.error && (
-          <p class="error-text" role="alert">
-            {session.error}
-          </p>
-        )}
       </Card>
     );
   }
-
-  const user = session.user;
-  const signingOut = session.status === "signing-out";
   return (
     <Card>
-      <div class="who">
-        <span class="who-name" title={user.wallet ?? undefined}>
-          {user.wallet ? shortWallet(user.wallet) : user.displayName}
-        </span>
-        <button type="button" class="button button-small" onClick={onSignOut} disabled={signingOut}>
-          {signingOut ? "Signing out…" : "Sign out"}
-        </button>
-      </div>
-      {session.status === "signed-in" && session.error && (
-        <p class="error-text" role="alert">
-          {session.error}
-        </p>
-      )}
-      <StatusBody me={me} weeks={weeks} onNavigate={onNavigate} />
+      <StatusBody {...props} />
     </Card>
   );
 }
@@ -102,22 +82,64 @@ function Card(props: { children: ComponentChildren }) {
   );
 }
 
-/** A link to the ladder page holding `rank` (pages of 50; ties sharing a rank all sit from that position on). */
+/** A link to the ladder page holding `rank`, which scrolls to and marks the player's row. */
 function ShowMe(props: { week: number; type: LadderType; rank: number; onNavigate: Navigate }) {
-  const page = Math.floor((props.rank - 1) / PAGE_SIZE) + 1;
   return (
-    <ViewLink class="small" view={{ week: props.week, type: props.type, page }} onNavigate={props.onNavigate}>
+    <RouteLink
+      class="small show-me"
+      to={weekly(props.week, props.type, pageOfRank(props.rank))}
+      hash="#me"
+      onNavigate={props.onNavigate}
+    >
       Show in ladder
-    </ViewLink>
+    </RouteLink>
+  );
+}
+
+function Movement(props: {
+  previous: Resource<MyStatusData> | null;
+  rank: number | null;
+  weeks: RailWeek[];
+}) {
+  const { previous, rank, weeks } = props;
+  if (previous?.status !== "ok") return null;
+  const label = weeks.find((w) => w.week === previous.data.week)?.label ?? `Week ${previous.data.week}`;
+  const m = rankMovement(previous.data.qualification.rank, rank);
+  if (m.kind === "none") return null;
+  const text =
+    m.kind === "new"
+      ? `new: unranked in ${label}`
+      : m.kind === "same"
+        ? `same rank as in ${label}`
+        : `${m.kind} ${m.places} since ${label} (${ordinal(previous.data.qualification.rank!)})`;
+  return (
+    <span class={`movement movement-${m.kind}`} data-testid="rank-movement">
+      <span aria-hidden="true">{m.kind === "up" ? "▲ " : m.kind === "down" ? "▼ " : ""}</span>
+      {text}
+    </span>
+  );
+}
+
+/** "X SP to reach the top-N line (Y SP)", or null when already there or there is no line. */
+function ToLine(props: { mySp: number; lineSp: number | null; what: string; testId: string }) {
+  const missing = spToReach(props.mySp, props.lineSp);
+  if (missing === null || missing === 0) return null;
+  return (
+    <span class="to-line" data-testid={props.testId}>
+      {`${formatSp(missing)} to reach ${props.what} (${formatSp(props.lineSp!)})`}
+    </span>
   );
 }
 
 function StatusBody(props: {
   me: Resource<MyStatusData> & { reload: () => void };
-  weeks: RailWeek[];
+  previous: Resource<MyStatusData> | null;
+  lines: Resource<Lines>;
+  meta: Meta;
   onNavigate: Navigate;
 }) {
-  const { me, weeks, onNavigate } = props;
+  const { me, previous, lines, meta, onNavigate } = props;
+  const { weeks, constants } = meta;
   if (me.status === "loading" || me.status === "idle") {
     return (
       <p class="muted" aria-busy="true">
@@ -138,13 +160,22 @@ function StatusBody(props: {
   const s = me.data;
   const c = s.champions;
   const q = s.qualification;
+  const live = s.provisional;
+  const line = lines.status === "ok" ? lines.data : null;
   const nextLabel = weeks.find((w) => w.week === s.nextWeek.week)?.label ?? `Week ${s.nextWeek.week}`;
-  const projected = s.provisional ? " (projected)" : "";
+  const projected = live ? " (projected)" : "";
   const previousLabel = weeks.find((w) => w.week === s.week - 1)?.label ?? `Week ${s.week - 1}`;
+  const qCut = constants.qualificationCutoff;
+  const cCut = constants.championsCutoff;
 
   let champions: ComponentChildren;
   if (!c.enabled) {
-    champions = <span class="status-line">Champions starts in Week 1</span>;
+    champions = (
+      <>
+        <span class="status-line">Champions starts in Week 1</span>
+        <span class="muted small">{`Finish in the ${s.label} Qualification top ${qCut} to play it.`}</span>
+      </>
+    );
   } else if (c.eligible) {
     champions = (
       <>
@@ -154,7 +185,31 @@ function StatusBody(props: {
         <span class="muted small">
           {`${formatSp(c.competitiveSp)}${c.eligibleVia ? ` · ${placeFrom(c.eligibleVia, previousLabel)}` : ""}`}
         </span>
-        {c.prizeUsdc && <span class="prize-line">{`Prize ${formatUsdc(c.prizeUsdc)}${projected}`}</span>}
+        {c.prizeUsdc && (
+          <span class="prize-line">
+            Prize <Usdc amount={c.prizeUsdc} />
+            {projected}
+          </span>
+        )}
+        {live && line && (
+          <>
+            <ToLine
+              mySp={c.competitiveSp}
+              lineSp={line.paidSp}
+              what={`the prize ranks (${ordinal(constants.paidRanks)} place)`}
+              testId="to-paid-line"
+            />
+            <ToLine
+              mySp={c.competitiveSp}
+              lineSp={line.championsSp}
+              what={`the top-${cCut} line`}
+              testId="to-champions-line"
+            />
+          </>
+        )}
+        {live && (
+          <span class="muted small">{`Stay in the Champions top ${cCut} (or the Qualification top ${qCut}) to keep your place for ${nextLabel}.`}</span>
+        )}
         {c.rank !== null && <ShowMe week={s.week} type="champions" rank={c.rank} onNavigate={onNavigate} />}
       </>
     );
@@ -164,7 +219,9 @@ function StatusBody(props: {
         <span class="status-line status-bad" data-testid="champions-status">
           Not qualified
         </span>
-        <span class="muted small">{`You did not earn a Champions place for ${s.label}.`}</span>
+        <span class="muted small">
+          {`You did not earn a Champions place for ${s.label}. ${live ? `The ${s.label} Qualification top ${qCut} play ${nextLabel} Champions.` : ""}`}
+        </span>
       </>
     );
   }
@@ -181,9 +238,29 @@ function StatusBody(props: {
           <span class="status-line" data-testid="qualification-status">
             {q.rank === null ? "Not ranked yet" : `Rank ${q.rank}`}
           </span>
+          <Movement previous={previous} rank={q.rank} weeks={weeks} />
           <span class="muted small">
-            {`${formatSp(q.competitiveSp)}${q.rank === null ? "" : q.withinCutoff ? " · inside the top 25" : " · outside the top 25"}`}
+            {`${formatSp(q.competitiveSp)}${q.rank === null ? "" : q.withinCutoff ? ` · inside the top ${qCut}` : ` · outside the top ${qCut}`}`}
           </span>
+          {live && line && (
+            <ToLine
+              mySp={q.competitiveSp}
+              lineSp={line.qualificationSp}
+              what={`the top-${qCut} line`}
+              testId="to-qualification-line"
+            />
+          )}
+          {live && line && line.qualificationSp === null && (
+            <span class="to-line">{`Fewer than ${qCut} players are ranked: any competitive SP puts you in the top ${qCut}.`}</span>
+          )}
+          {live && q.rank === null && (
+            <span class="muted small">
+              {`Win a prediction on an event kicking off in ${s.label} to get ranked. `}
+              <RouteLink to={{ page: "play", sport: null, league: null }} onNavigate={onNavigate}>
+                Play now
+              </RouteLink>
+            </span>
+          )}
           {q.rank !== null && (
             <ShowMe week={s.week} type="qualification" rank={q.rank} onNavigate={onNavigate} />
           )}
@@ -197,8 +274,8 @@ function StatusBody(props: {
             data-testid="next-week-status"
           >
             {s.nextWeek.eligible
-              ? `${s.provisional ? "On track to qualify" : "Qualified"} ${viaText(s.nextWeek.via)}`
-              : s.provisional
+              ? `${live ? "On track to qualify" : "Qualified"} ${viaText(s.nextWeek.via)}`
+              : live
                 ? "Not on track to qualify yet"
                 : "Not qualified"}
           </span>

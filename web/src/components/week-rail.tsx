@@ -1,8 +1,9 @@
 /** WeekRail: every week of the season so far (and the next), with its status; the selected one is marked. */
 import { useEffect, useRef } from "preact/hooks";
 import type { LadderType, RailWeek, WeekStatus } from "../api";
-import { formatWeekSpan } from "../format";
-import { type Navigate, ViewLink } from "./view-link";
+import { formatLocal, formatUtc, formatWeekSpan } from "../format";
+import { weekly } from "../routes";
+import { type Navigate, RouteLink } from "./route-link";
 
 export const STATUS_TEXT: Record<WeekStatus, string> = {
   live: "Live",
@@ -35,17 +36,22 @@ export function WeekRail(props: {
           const selected = w.week === selectedWeek;
           return (
             <li key={w.week}>
-              <ViewLink
+              <RouteLink
                 class={`rail-week${selected ? " is-selected" : ""}`}
-                view={{ week: w.week, type, page: 1 }}
+                to={weekly(w.week, type)}
                 onNavigate={onNavigate}
                 aria-current={selected ? "page" : undefined}
                 data-week={w.week}
               >
                 <span class="rail-label">{w.label}</span>
                 <span class={`status status-${w.status}`}>{STATUS_TEXT[w.status]}</span>
-                <span class="rail-dates">{formatWeekSpan(w.startsAt, w.endsAt)}</span>
-              </ViewLink>
+                <span
+                  class="rail-dates"
+                  title={`${formatLocal(w.startsAt)} to ${formatLocal(w.endsAt)} your time (${formatUtc(w.startsAt)} to ${formatUtc(w.endsAt)})`}
+                >
+                  {formatWeekSpan(w.startsAt, w.endsAt)}
+                </span>
+              </RouteLink>
             </li>
           );
         })}

@@ -1,0 +1,194 @@
+/**
+ * PlayPage: upcoming events with their odds, filtered by sport and league (kept in the URL), ten at a time with
+ * "Show more events" (the API's cursor), and the bet slip of the picked outcome.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { useAccount } from "../account";
+import { api, type EventPage, type SportEvent } from "../api";
+import { EventCard, type Pick } from "../components/event-card";
+import type { Navigate } from "../components/route-link";
+import { formatCredits } from "../format";
+import type { Route } from "../routes";
+import { useResource } from "../use-resource";
+
+const EVENTS_PER_PAGE = 10;
+/** Filter choices come from this many upcoming events (the API has no list of sports and leagues). */
+const FACET_SAMPLE = 100;
+
+type PlayRoute = Extract<Route, { page: "play" }>;
+
+/** Sports and their leagues among the next upcoming events, sorted by name. */
+function facetsOf(events: SportEvent[]): Map<string, string[]> {
+  const map = new Map<string, Set<string>>();
+  for (const e of events) {
+    const leagues = map.get(e.sport) ?? new Set<string>();
+    leagues.add(e.league);
+    map.set(e.sport, leagues);
+  }
+  const sorted = [...map.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return new Map(sorted.map(([sport, leagues]) => [sport, [...leagues].sort((a, b) => a.localeCompare(b))]));
+}
+
+export function PlayPage(props: {
+  route: PlayRoute;
+  onNavigate: Navigate;
+  onReplace: (route: Route) => void;
+}) {
+  const { route, onNavigate, onReplace } = props;
+  const { user, balance } = useAccount();
+  const { sport, league } = route;
+  useEffect(() => {
+    document.title = "Play — SP Competition";
+  }, []);
+
+  const facets = useResource("facets", async () =>
+    facetsOf((await api.events({ limit: FACET_SAMPLE })).items),
+  );
+  const sports = facets.status === "ok" ? facets.data : new Map<string, string[]>();
+  const leagues = sport ? (sports.get(sport) ?? []) : [...new Set([...sports.values()].flat())].sort();
+
+  const filterKey = `${sport ?? ""}/${league ?? ""}`;
+  const first = useResource(filterKey, () =>
+    api.events({ sport: sport ?? undefined, league: league ?? undefined, limit: EVENTS_PER_PAGE }),
+  );
+  const [more, setMore] = useState<{
+    key: string;
+    pages: EventPage[];
+    loading: boolean;
+    error: string | null;
+  }>({
+    key: filterKey,
+    pages: [],
+    loading: false,
+    error: null,
+  });
+  const extra = more.key === filterKey ? more : { key: filterKey, pages: [], loading: false, error: null };
+  const pages = first.status === "ok" ? [first.data, ...extra.pages] : [];
+  const events = pages.flatMap((p) => p.items);
+  const nextCursor = pages.at(-1)?.nextCursor ?? null;
+  const [pick, setPick] = useState<Pick | null>(null);
+
+  const showMore = async () => {
+    if (!nextCursor) return;
+    setMore({ ...extra, loading: true, error: null });
+    try {
+      const page = await api.events({
+        sport: sport ?? undefined,
+        league: league ?? undefined,
+        limit: EVENTS_PER_PAGE,
+        cursor: nextCursor,
+      });
+      setMore({ key: filterKey, pages: [...extra.pages, page], loading: false, error: null });
+    } catch (err) {
+      setMore({ ...extra, loading: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  const setFilter = (next: { sport: string | null; league: string | null }) => {
+    setPick(null);
+    onReplace({ page: "play", ...next });
+  };
+
+  return (
+    <div class="wrap page">
+      <div class="page-head">
+        <h1 class="page-title">Play</h1>
+        <p class="muted">
+          Pick an outcome to open the bet slip. A won free-credit bet pays stake × odds in credits and earns
+          as many SP for that week's ladders.
+          {user && balance !== null && ` You have ${formatCredits(balance)}.`}
+        </p>
+      </div>
+      <form class="filters" aria-label="Filter events" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="filter-sport">Sport</label>
+          <select
+            id="filter-sport"
+            class="input"
+            value={sport ?? ""}
+            onChange={(e) => setFilter({ sport: e.currentTarget.value || null, league: null })}
+          >
+            <option value="">All sports</option>
+            {[...sports.keys()].map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+            {sport && !sports.has(sport) && <option value={sport}>{sport}</option>}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-league">League</label>
+          <select
+            id="filter-league"
+            class="input"
+            value={league ?? ""}
+            onChange={(e) => setFilter({ sport, league: e.currentTarget.value || null })}
+          >
+            <option value="">All leagues</option>
+            {leagues.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+            {league && !leagues.includes(league) && <option value={league}>{league}</option>}
+          </select>
+        </div>
+        {(sport || league) && (
+          <button type="button" class="button" onClick={() => setFilter({ sport: null, league: null })}>
+            Clear filters
+          </button>
+        )}
+      </form>
+
+      {first.status === "loading" || first.status === "idle" ? (
+        <p class="muted card page-state" aria-busy="true">
+          Loading events…
+        </p>
+      ) : first.status === "error" ? (
+        <div class="card page-state" role="alert">
+          <p class="error-text">{`Couldn't load the events: ${first.error.message}`}</p>
+          <button type="button" class="button" onClick={first.reload}>
+            Try again
+          </button>
+        </div>
+      ) : events.length === 0 ? (
+        <div class="card page-state">
+          <p class="empty-title">No upcoming events</p>
+          <p class="muted">
+            {sport || league
+              ? "Nothing matches these filters right now."
+              : "New events appear here before kickoff."}
+          </p>
+        </div>
+      ) : (
+        <>
+          <ul class="events" aria-label="Upcoming events">
+            {events.map((event) => (
+              <EventCard
+                key={event.id}
+                event={event}
+                pick={pick}
+                onPick={setPick}
+                onOddsMoved={first.refresh}
+                onNavigate={onNavigate}
+              />
+            ))}
+          </ul>
+          {extra.error && (
+            <p class="error-text" role="alert">
+              {`Couldn't load more events: ${extra.error}`}
+            </p>
+          )}
+          {nextCursor && (
+            <p class="more">
+              <button type="button" class="button" onClick={showMore} disabled={extra.loading}>
+                {extra.loading ? "Loading…" : "Show more events"}
+              </button>
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
