@@ -46,9 +46,9 @@ async function admin(
   return res.body.data;
 }
 
-/** GET an API URL in-process; returns `data`. */
-export async function apiData(t: TestApp, url: string): Promise<any> {
-  const res = await call(t.app, { method: "GET", url });
+/** GET an API URL in-process (as the player of `cookie`, when given); returns `data`. */
+export async function apiData(t: TestApp, url: string, cookie?: string): Promise<any> {
+  const res = await call(t.app, { method: "GET", url, headers: cookie ? { cookie } : {} });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
@@ -207,4 +207,14 @@ export async function startScenarioApp(
     throw err;
   }
   return { t, base };
+}
+
+/**
+ * Stops the app. Keep-alive connections left by the browser's intercepted requests (Playwright's route.fetch)
+ * are closed first, so closing does not wait for their idle timeout.
+ */
+export async function stopScenarioApp(t: TestApp | undefined): Promise<void> {
+  if (!t) return;
+  t.app.server.closeAllConnections();
+  await t.close();
 }

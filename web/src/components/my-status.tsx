@@ -196,7 +196,7 @@ function StatusBody(props: {
             <ToLine
               mySp={c.competitiveSp}
               lineSp={line.paidSp}
-              what={`the prize ranks (${ordinal(constants.paidRanks)} place)`}
+              what={`${ordinal(constants.paidRanks)} place, the last paid rank`}
               testId="to-paid-line"
             />
             <ToLine

@@ -86,6 +86,7 @@ export function PlayPage(props: {
 
   const setFilter = (next: { sport: string | null; league: string | null }) => {
     setPick(null);
+    setMore({ key: `${next.sport ?? ""}/${next.league ?? ""}`, pages: [], loading: false, error: null });
     onReplace({ page: "play", ...next });
   };
 
