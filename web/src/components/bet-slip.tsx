@@ -221,6 +221,9 @@ export function BetSlip(props: {
   );
 }
 
+/** `"10.000000"` → `10`, `"10.500000"` → `10.5`: a stake as the player typed it. */
+const plainUsdc = (amount: string) => amount.replace(/\.0+$/, "").replace(/(\.\d*?)0+$/, "$1");
+
 function errorOutcome(err: unknown): Outcome {
   if (err instanceof ApiError) {
     switch (err.code) {
@@ -376,7 +379,7 @@ function UsdcSlip(props: { event: SportEvent; market: string; outcome: string; o
         >
           {busy
             ? "Check your wallet…"
-            : `Bet ${valid ? microToUsdc(stakeMicro).replace(/\.?0+$/, "") : ""} USDC at ${formatOdds(quote.odds)}`}
+            : `Bet ${valid ? plainUsdc(microToUsdc(stakeMicro)) : ""} USDC at ${formatOdds(quote.odds)}`}
         </button>
       )}
     </div>

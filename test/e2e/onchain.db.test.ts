@@ -1,0 +1,176 @@
+/**
+ * A version-2 (USDC) bet from the browser wallet, end to end on a real local chain (ganache) with the project's
+ * contracts: the page asks `GET /api/chain/info`, gets a signed quote (`POST /api/pred2earn/quote`), the injected
+ * test wallet signs and sends `approve` on TestUSDC and `placeBet(quote, signature, amount)` on SpBetting (chain
+ * reads are forwarded to ganache), the page reports the transaction (`bet-placed-v2`) and shows pending →
+ * confirmed; the chain holds the stake, My bets shows it as money. At 1366×900 and 390×844, axe on each view.
+ *
+ * AWAITS ISSUE 10 (signed quotes): skipped until the service has the chain-info and quote routes and SpBetting
+ * takes a quote. The configuration used is issue 10's (ODDS_SIGNER_PRIVATE_KEY, USDC_ADDRESS, QUOTE_TTL_SECONDS,
+ * SpBetting's constructor(usdc, oddsSigner)). Skipped without Chromium and on the PostgreSQL pass.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startChainJobs } from "../../src/chain/chain-jobs.js";
+import { type TestApp, testKey } from "../app.js";
+import { compileContracts } from "../chain/compile-contracts.js";
+import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
+import { chromiumAvailable, DESKTOP, launchChromium, PHONE, withoutPendingChainInfo } from "./browser.js";
+import { apiData, NOW, startScenarioApp, stopScenarioApp } from "./scenario.js";
+import { openSession } from "./session.js";
+import { ensureWebBuild } from "./web-build.js";
+
+/** Whether the service has issue 10's chain-info and quote routes (their source declares the paths). */
+function signedQuotesLanded(): boolean {
+  const dir = fileURLToPath(new URL("../../src/", import.meta.url));
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+  const text = files.map((f) => readFileSync(`${dir}${f}`, "utf8")).join("\n");
+  return text.includes('"/api/chain/info"') && text.includes('"/api/pred2earn/quote"');
+}
+
+const ODDS_SIGNER_KEY: Hex = `0x${"0e".repeat(32)}`;
+const usdcAbi = parseAbi([
+  "function mint(address to, uint256 amount)",
+  "function balanceOf(address account) view returns (uint256)",
+]);
+
+describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres" || !signedQuotesLanded())(
+  "USDC bets from the browser wallet (Chromium, ganache)",
+  () => {
+    let chain: LocalChain;
+    let usdc: Address;
+    let betting: Address;
+    let t: TestApp;
+    let base: string;
+    let browser: Browser;
+    let jobs: { stop(): Promise<void> } | null = null;
+    const consoleErrors: string[] = [];
+
+    beforeAll(async () => {
+      await ensureWebBuild();
+      chain = await startLocalChain({ startTime: NOW });
+      const { TestUSDC, SpBetting } = await compileContracts();
+      const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      const deploy = async (data: Hex) =>
+        (await mined(await chain.send(0, { data, gas: 5_000_000n }))).contractAddress!;
+      usdc = await deploy(encodeDeployData({ abi: TestUSDC!.abi, bytecode: TestUSDC!.bytecode }));
+      betting = await deploy(
+        encodeDeployData({
+          abi: SpBetting!.abi,
+          bytecode: SpBetting!.bytecode,
+          args: [usdc, privateKeyToAddress(ODDS_SIGNER_KEY)],
+        }),
+      );
+      ({ t, base } = await startScenarioApp({
+        play: true,
+        env: {
+          CHAIN_VERIFIER: "rpc",
+          CHAIN_RPC_URL: chain.url,
+          CHAIN_ID: String(LOCAL_CHAIN_ID),
+          SIWE_CHAIN_IDS: `1,${LOCAL_CHAIN_ID}`,
+          BETTING_CONTRACT_ADDRESS: betting,
+          USDC_ADDRESS: usdc,
+          ODDS_SIGNER_PRIVATE_KEY: ODDS_SIGNER_KEY,
+          // The service's clock is pinned while the chain's runs in real time.
+          QUOTE_TTL_SECONDS: "3600",
+          CHAIN_CONFIRMATIONS: "1",
+          CHAIN_POLL_MS: "500",
+        },
+      }));
+      const silent = { warn: () => {}, error: () => {}, info: () => {} };
+      jobs = startChainJobs({ config: t.config, database: t.database, clock: t.clock, log: silent });
+      browser = await launchChromium();
+    }, 300_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await jobs?.stop();
+      await stopScenarioApp(t);
+      await chain?.close();
+    });
+
+    it.each([
+      ["desktop", DESKTOP, 7, "play-fb-3"],
+      ["phone", PHONE, 8, "play-fb-4"],
+    ] as const)(
+      "places a 10 USDC bet through the wallet and shows it confirmed (%s)",
+      async (name, viewport, i, eventId) => {
+        await chain.send(i, {
+          to: usdc,
+          data: encodeFunctionData({
+            abi: usdcAbi,
+            functionName: "mint",
+            args: [chain.address(i), 50_000_000n],
+          }),
+        });
+        const s = await openSession(browser, {
+          base,
+          name: `usdc-${name}`,
+          viewport,
+          timezoneId: "UTC",
+          consoleErrors,
+          wallets: [
+            {
+              wallet: { key: testKey(i), chainId: 1, decline: false },
+              options: { name: "E2E Wallet", rdns: "test.e2e.wallet", rpcUrl: chain.url },
+            },
+          ],
+        });
+        try {
+          const p = s.page;
+          await p.goto(`${base}/play`);
+          await s.signInWith("E2E Wallet");
+          const event = p.locator(`.event[data-event-id="${eventId}"]`);
+          await event.locator(".outcome").first().click();
+          await event.getByText("USDC (wallet)").click();
+          await event.getByLabel("Stake (USDC)").fill("10");
+          await event.getByRole("button", { name: "Get a price" }).click();
+          await event.getByTestId("usdc-quote").waitFor();
+          expect(await event.getByTestId("usdc-quote").textContent()).toMatch(
+            /^Price 2\.15, guaranteed in 00h 59m \d\ds\. Returns \$21\.50 if it wins\.$/,
+          );
+          await s.check("usdc-quote");
+          await event.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
+          await expect
+            .poll(() => event.getByTestId("usdc-step").textContent(), { timeout: 60_000 })
+            .toBe("Bet confirmed on-chain.");
+          await s.check("usdc-confirmed");
+
+          const balance = await chain.client.readContract({
+            address: usdc,
+            abi: usdcAbi,
+            functionName: "balanceOf",
+            args: [chain.address(i)],
+          });
+          expect(balance).toBe(40_000_000n);
+          const cookie = (await s.context.cookies()).find((c) => c.name === "session")!;
+          const mine = await apiData(t, "/api/user/predictions", `session=${cookie.value}`);
+          expect(mine.items[0]).toMatchObject({
+            version: 2,
+            eventId,
+            stakeUsdc: "10.000000",
+            odds: 2.15,
+            status: "open",
+          });
+
+          await p.locator(".main-nav").getByRole("link", { name: "My bets" }).click();
+          const bet = p.locator(".bet").first();
+          await bet.waitFor();
+          expect(await bet.locator(".bet-figures dd").first().textContent()).toBe("$10.00");
+          expect(await bet.getByTestId("bet-status").textContent()).toBe("Open");
+          await s.check("usdc-bets");
+        } finally {
+          await s.close();
+        }
+      },
+    );
+
+    it("logged no console errors", () => {
+      expect(withoutPendingChainInfo(consoleErrors)).toEqual([]);
+    });
+  },
+);
