@@ -131,7 +131,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres" || !sig
           await event.getByRole("button", { name: "Get a price" }).click();
           await event.getByTestId("usdc-quote").waitFor();
           expect(await event.getByTestId("usdc-quote").textContent()).toMatch(
-            /^Price 2\.15, guaranteed in 00h 59m \d\ds\. Returns \$21\.50 if it wins\.$/,
+            /^Price 2\.15, guaranteed in (01h 00m 00s|00h 59m \d\ds)\. Returns \$21\.50 if it wins\.$/,
           );
           await s.check("usdc-quote");
           await event.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
