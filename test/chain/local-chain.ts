@@ -45,6 +45,10 @@ export interface LocalChain {
   /** Holds new transactions in the pool (no receipts) until `startMining`. */
   stopMining(): Promise<void>;
   startMining(): Promise<void>;
+  /** Takes a snapshot of the chain (`evm_snapshot`); `revert` returns to it, dropping every block mined since. */
+  snapshot(): Promise<Hex>;
+  /** Reverts to a snapshot (`evm_revert`): the blocks after it leave the chain, as in a reorganisation. */
+  revert(id: Hex): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,6 +102,10 @@ export async function startLocalChain(opts: { startTime: Date; accounts?: number
     },
     startMining: async () => {
       await rpc("miner_start");
+    },
+    snapshot: () => rpc<Hex>("evm_snapshot"),
+    revert: async (id) => {
+      if (!(await rpc<boolean>("evm_revert", [id]))) throw new Error(`no snapshot ${id}`);
     },
     close: () => server.close(),
   };
