@@ -3,9 +3,9 @@
  * amount argument and the fee token's decimals (FEE_EVENT_SIGNATURE, FEE_EVENT_AMOUNT_ARG, FEE_TOKEN_DECIMALS).
  *
  * Contract:
- * - `parseFeeEvent` accepts a non-anonymous event (its first topic is the signature's hash, which the indexer
- *   filters on) whose amount argument is an unsigned integer, indexed or not; otherwise it answers why not, in
- *   one line, naming the variable.
+ * - `parseFeeEvent` accepts an event (not anonymous: viem's parser has no such keyword, so its first topic is the
+ *   signature's hash, which the indexer filters on) whose amount argument is an unsigned integer, indexed or not;
+ *   otherwise it answers why not, in one line, naming the variable.
  * - `toMicroUsdc` converts an amount in token units to micro-USDC (6 decimals): exact when the token has 6
  *   decimals or fewer, floored (dust below a micro-USDC dropped) when it has more.
  * - Pure: no I/O.
@@ -41,7 +41,6 @@ export function parseFeeEvent(
   if (item.type !== "event") {
     return refuse("FEE_EVENT_SIGNATURE", `must declare an event, like "${DEFAULT_FEE_EVENT}"`);
   }
-  if (item.anonymous) return refuse("FEE_EVENT_SIGNATURE", "must not be anonymous (logs are found by topic)");
   const arg = item.inputs.find((i) => i.name === amountArg);
   if (!arg) {
     const names = item.inputs.map((i) => i.name).filter(Boolean);

@@ -300,11 +300,14 @@ export const predictions = pgTable(
   (t) => [
     index("predictions_user_idx").on(t.userId, t.id),
     index("predictions_event_idx").on(t.eventId, t.status),
-    index("predictions_tx_hash_idx").on(t.txHash),
-    // One live v2 prediction per BetPlaced log (chain, tx, log); a trusted report (no log) holds its whole tx.
+    // One live v2 prediction per BetPlaced log (chain, tx, log index) ...
     uniqueIndex("predictions_chain_tx_log_key")
-      .on(t.chainId, t.txHash, sql`coalesce(${t.logIndex}, -1)`)
+      .on(t.chainId, t.txHash, t.logIndex)
       .where(sql`${t.version} = 2 and ${t.orphanedAt} is null`),
+    // ... and one per reported transaction no log backs (CHAIN_VERIFIER=none or trust): it holds the hash.
+    uniqueIndex("predictions_reported_tx_key")
+      .on(t.txHash)
+      .where(sql`${t.version} = 2 and ${t.logIndex} is null and ${t.orphanedAt} is null`),
     index("predictions_chain_block_idx")
       .on(t.chainId, t.contract, t.blockNumber)
       .where(sql`${t.blockNumber} is not null and ${t.orphanedAt} is null`),

@@ -24,7 +24,7 @@ export interface BetReport {
 }
 
 export type Verification =
-  | { status: "confirmed"; logIndex?: number }
+  | { status: "confirmed" }
   | { status: "pending" }
   | { status: "rejected"; reason: string };
 

@@ -1,7 +1,7 @@
 /** The only SQL over predictions, version-2 quotes and USDC claims. */
-import { and, asc, between, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { betQuotes, predictions, usdcClaims, users } from "../db/schema.js";
+import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
@@ -36,20 +36,23 @@ export async function findByIdempotencyKey(
   return row ?? null;
 }
 
-/** The live (not orphaned) v2 prediction of a reported transaction that no log backs (trusted or pending report). */
-export async function findReportedTx(
-  q: Queryable,
-  chainId: number,
-  txHash: string,
-): Promise<PredictionRow | null> {
+/** The v2 prediction of a reported transaction that no log backs (CHAIN_VERIFIER=none or trust), on any chain. */
+export async function findReportedTx(q: Queryable, txHash: string): Promise<PredictionRow | null> {
   const [row] = await q
     .select()
     .from(predictions)
-    .where(liveChainBet(chainId, txHash, null));
+    .where(
+      and(
+        eq(predictions.version, 2),
+        eq(predictions.txHash, txHash),
+        isNull(predictions.logIndex),
+        isNull(predictions.orphanedAt),
+      ),
+    );
   return row ?? null;
 }
 
-/** The live v2 prediction of one BetPlaced log (chain, tx, log index). */
+/** The live (not orphaned) v2 prediction of one BetPlaced log (chain, tx, log index). */
 export async function findChainBet(
   q: Queryable,
   key: { chainId: number; txHash: string; logIndex: number },
@@ -57,18 +60,16 @@ export async function findChainBet(
   const [row] = await q
     .select()
     .from(predictions)
-    .where(liveChainBet(key.chainId, key.txHash, key.logIndex));
+    .where(
+      and(
+        eq(predictions.version, 2),
+        eq(predictions.chainId, key.chainId),
+        eq(predictions.txHash, key.txHash),
+        eq(predictions.logIndex, key.logIndex),
+        isNull(predictions.orphanedAt),
+      ),
+    );
   return row ?? null;
-}
-
-function liveChainBet(chainId: number, txHash: string, logIndex: number | null) {
-  return and(
-    eq(predictions.version, 2),
-    eq(predictions.chainId, chainId),
-    eq(predictions.txHash, txHash),
-    sql`coalesce(${predictions.logIndex}, -1) = ${logIndex ?? -1}`,
-    isNull(predictions.orphanedAt),
-  );
 }
 
 /** Records the block a chain bet's log was (re-)read from. */
@@ -172,21 +173,17 @@ export async function markSettled(
     .where(and(eq(predictions.id, id), eq(predictions.status, "open")));
 }
 
-/**
- * Moves a pending v2 prediction to open (confirmed, with the index of the log that backs it when known) or
- * rejected; null when it was no longer pending.
- */
+/** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */
 export async function resolvePending(
   tx: Tx,
   id: bigint,
-  outcome: { status: "open"; logIndex?: number | null } | { status: "rejected"; reason: string },
+  outcome: { status: "open" } | { status: "rejected"; reason: string },
 ): Promise<PredictionRow | null> {
   const [row] = await tx
     .update(predictions)
     .set({
       status: outcome.status,
       rejectReason: outcome.status === "rejected" ? outcome.reason : null,
-      logIndex: outcome.status === "open" ? (outcome.logIndex ?? null) : null,
     })
     .where(and(eq(predictions.id, id), eq(predictions.status, "pending")))
     .returning();

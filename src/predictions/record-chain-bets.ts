@@ -137,11 +137,7 @@ async function judge(
     event: { kickoffAt: event.kickoffAt, markets: event.markets as StoredMarket[] },
     spPerUsdc: deps.spPerUsdc,
   });
-  const resolved = await resolvePending(
-    tx,
-    row.id,
-    verdict.status === "open" ? { status: "open", logIndex: row.logIndex } : verdict,
-  );
+  const resolved = await resolvePending(tx, row.id, verdict);
   if (resolved?.status === "open" && event.result) {
     await settlePrediction(tx, deps, resolved, event, event.result as EventResult, deps.clock.now());
   }

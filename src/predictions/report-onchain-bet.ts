@@ -114,7 +114,7 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
     return p;
   };
   const earlier =
-    (await findReportedTx(deps.db, input.chainId, txHash)) ??
+    (await findReportedTx(deps.db, txHash)) ??
     (input.idempotencyKey
       ? await findByIdempotencyKey(deps.db, input.userId, 2, input.idempotencyKey)
       : null);
@@ -142,7 +142,7 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
     });
     if (inserted) return inserted;
     const winner =
-      (await findReportedTx(tx, input.chainId, txHash)) ??
+      (await findReportedTx(tx, txHash)) ??
       (await findByIdempotencyKey(tx, input.userId, 2, input.idempotencyKey!));
     return replayOf(winner!);
   });
@@ -172,7 +172,7 @@ export async function verifyPendingBet(
     const resolved = await resolvePending(
       tx,
       p.id,
-      verdict.status === "confirmed" ? { status: "open", logIndex: verdict.logIndex ?? null } : verdict,
+      verdict.status === "confirmed" ? { status: "open" } : verdict,
     );
     if (resolved?.status !== "open") return;
     const event = await findEvent(tx, resolved.eventId);

@@ -4,7 +4,14 @@
  * TestUSDC (6 decimals); the odds signer is `ODDS_SIGNER_KEY`, which the tests give the service as
  * ODDS_SIGNER_PRIVATE_KEY.
  */
-import { type Address, encodeDeployData, encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
+import {
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  type TransactionReceipt,
+} from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
 import { compileContracts } from "./compile-contracts.js";
@@ -68,16 +75,17 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
   const bettingAbi = SpBetting!.abi;
   const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   const deploy = (data: Hex) => chain.send(OWNER, { data, gas: 3_000_000n }).then(mined);
-  const usdc = (await deploy(encodeDeployData({ abi: usdcAbi, bytecode: TestUSDC!.bytecode })))
-    .contractAddress!;
+  const usdc = getAddress(
+    (await deploy(encodeDeployData({ abi: usdcAbi, bytecode: TestUSDC!.bytecode }))).contractAddress!,
+  );
   const bettingData = encodeDeployData({
     abi: bettingAbi,
     bytecode: SpBetting!.bytecode,
     args: [usdc, ODDS_SIGNER],
   });
   const deployed = await deploy(bettingData);
-  const betting = deployed.contractAddress!;
-  const otherBetting = (await deploy(bettingData)).contractAddress!;
+  const betting = getAddress(deployed.contractAddress!);
+  const otherBetting = getAddress((await deploy(bettingData)).contractAddress!);
   const call = (abi: typeof usdcAbi, functionName: string, args: unknown[]) =>
     encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
 
@@ -149,7 +157,7 @@ export async function deployMockFeeProtocol(chain: LocalChain) {
       gas: 1_000_000n,
     }),
   );
-  const address = deployed.contractAddress!;
+  const address = getAddress(deployed.contractAddress!);
   return {
     address,
     deployedAt: deployed.blockNumber,

@@ -42,10 +42,13 @@ export async function startChainWorld(opts: {
   now: Date;
   chainStart?: Date;
   env?: Record<string, string>;
+  /** Runs on the chain before the app is built (e.g. deploys another contract); its answer is added to `env`. */
+  prepare?: (chain: LocalChain, betting: BettingFixture) => Promise<Record<string, string>>;
   database?: Database;
 }): Promise<ChainWorld> {
   const chain = await startLocalChain({ startTime: opts.chainStart ?? opts.now });
   const betting = await deployBetting(chain);
+  const prepared = (await opts.prepare?.(chain, betting)) ?? {};
   const env = {
     CHAIN_VERIFIER: "rpc",
     CHAIN_RPC_URL: chain.url,
@@ -57,6 +60,7 @@ export async function startChainWorld(opts: {
     BET_INDEXER_FROM_BLOCK: String(betting.deployedAt),
     FEE_INDEXER_FROM_BLOCK: String(betting.deployedAt),
     ...opts.env,
+    ...prepared,
   };
   const t = await createTestApp({ now: opts.now, env, database: opts.database });
   const indexers = chainIndexers({ config: t.config, database: t.database, clock: t.clock, log: silent });
