@@ -97,9 +97,7 @@ export async function lockChainBetsInBlocks(
       and(
         eq(predictions.chainId, f.chainId),
         eq(predictions.contract, f.contract),
-        f.to === null
-          ? gt(predictions.blockNumber, f.from - 1n)
-          : between(predictions.blockNumber, f.from, f.to),
+        f.to === null ? gte(predictions.blockNumber, f.from) : between(predictions.blockNumber, f.from, f.to),
         isNull(predictions.orphanedAt),
         f.settledOnly ? ne(predictions.status, "pending") : undefined,
       ),
