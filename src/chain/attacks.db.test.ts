@@ -11,24 +11,19 @@ import { encodeFunctionData, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../test/app.js";
 import { ODDS_SIGNER } from "../../test/chain/betting-fixture.js";
-import { type ChainWorld, history, startChainWorld, weekSp } from "../../test/chain/chain-world.js";
+import {
+  type ChainWorld,
+  history,
+  homeReport,
+  startChainWorld,
+  weekSp,
+} from "../../test/chain/chain-world.js";
 import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
 import { betV2, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { onchainMarketId } from "./bet-encoding.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 const AFTER_KICKOFF = new Date("2026-11-25T20:00:00.000Z"); // Wed, week 3, after the events' kickoff
-
-const report = (eventId: string, txHash: string, over: Record<string, unknown> = {}) => ({
-  eventId,
-  market: "1x2",
-  outcome: "home",
-  stakeUsdc: "10",
-  odds: 2.15,
-  txHash,
-  chainId: LOCAL_CHAIN_ID,
-  ...over,
-});
 
 describe("attacks 1 and 2", () => {
   let w: ChainWorld;
@@ -68,14 +63,14 @@ describe("attacks 1 and 2", () => {
     await w.chain.mine(1);
     expect((await w.chain.client.getTransactionReceipt({ hash: attack })).status).toBe("reverted");
     expectError(
-      await betV2(w.t, p.cookie, report("atk-odds", attack, { stakeUsdc: "1", odds: 500 })),
+      await betV2(w.t, p.cookie, homeReport("atk-odds", attack, { stakeUsdc: "1", odds: 500 })),
       404,
       "BET_NOT_FOUND",
     );
     // The same player's honest 1 USDC bet at the offered 1.5.
     const honest = await w.bet(p, "atk-odds", "home", 1_000_000n);
     await w.chain.mine(1);
-    await betV2(w.t, p.cookie, report("atk-odds", honest, { stakeUsdc: "1", odds: 1.5 }));
+    await betV2(w.t, p.cookie, homeReport("atk-odds", honest, { stakeUsdc: "1", odds: 1.5 }));
     await w.index();
 
     w.t.clock.set(AFTER_KICKOFF);
@@ -95,14 +90,14 @@ describe("attacks 1 and 2", () => {
     const tx = await w.bet(bettor, "atk-block", "home", 10_000_000n);
     await w.chain.mine(1);
 
-    const stolen = await betV2(w.t, other.cookie, report("atk-block", tx));
+    const stolen = await betV2(w.t, other.cookie, homeReport("atk-block", tx));
     expectError(stolen, 403, "FORBIDDEN");
     expect(stolen.body.error).toBe(
       `The bet in transaction ${tx} was placed by ${bettor.wallet}, not by your wallet ${other.wallet}: a bet belongs to the wallet that placed it`,
     );
     expect(await history(w.t, other.cookie)).toEqual([]);
 
-    const own = dataOf(await betV2(w.t, bettor.cookie, report("atk-block", tx)), 201).prediction;
+    const own = dataOf(await betV2(w.t, bettor.cookie, homeReport("atk-block", tx)), 201).prediction;
     expect(own).toMatchObject({ status: "open", txHash: tx, stakeUsdc: "10.000000", odds: 2.15 });
   });
 
@@ -112,13 +107,13 @@ describe("attacks 1 and 2", () => {
     const tx = await w.bet(bettor, "atk-typo", "home", 10_000_000n);
     await w.chain.mine(1);
 
-    const typo = await betV2(w.t, bettor.cookie, report("atk-typo", tx, { stakeUsdc: "100" }));
+    const typo = await betV2(w.t, bettor.cookie, homeReport("atk-typo", tx, { stakeUsdc: "100" }));
     expectError(typo, 409, "BET_MISMATCH");
     expect(typo.body.error).toBe(
       `Transaction ${tx} holds your bet, but stake 10.000000 USDC on-chain, reported 100.000000`,
     );
 
-    const own = dataOf(await betV2(w.t, bettor.cookie, report("atk-typo", tx)), 201).prediction;
+    const own = dataOf(await betV2(w.t, bettor.cookie, homeReport("atk-typo", tx)), 201).prediction;
     expect(own).toMatchObject({ status: "open", txHash: tx });
   });
 
@@ -169,7 +164,7 @@ describe("attack 3: a deep reorganisation", () => {
     const tx = await w.bet(p, "atk-reorg", "home", 10_000_000n);
     await w.betting.collectFees([5_000_000n]);
     await w.chain.mine(3);
-    await betV2(w.t, p.cookie, report("atk-reorg", tx));
+    await betV2(w.t, p.cookie, homeReport("atk-reorg", tx));
     await w.index();
     expect(await pool()).toBe("8.750000");
     expect(await history(w.t, p.cookie)).toMatchObject([{ txHash: tx, status: "open" }]);

@@ -22,6 +22,7 @@ import { ODDS_SIGNER, type SignedQuote } from "../../test/chain/betting-fixture.
 import {
   type ChainWorld,
   history,
+  homeReport,
   type Player,
   silent,
   startChainWorld,
@@ -53,18 +54,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await w?.close();
-});
-
-/** The `bet-placed-v2` body of a 10 USDC bet on home at 2.15, for transaction `txHash`. */
-const homeReport = (eventId: string, txHash: Hex, over: Record<string, unknown> = {}) => ({
-  eventId,
-  market: "1x2",
-  outcome: "home",
-  stakeUsdc: "10",
-  odds: 2.15,
-  txHash,
-  chainId: LOCAL_CHAIN_ID,
-  ...over,
 });
 
 async function report(p: Player, body: Record<string, unknown>) {

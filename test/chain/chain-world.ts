@@ -114,3 +114,17 @@ export async function weekSp(t: TestApp, cookie: string, week: number): Promise<
   });
   return dataOf(res).qualification.competitiveSp;
 }
+
+/** The `bet-placed-v2` body of a 10 USDC bet on home (1x2) at 2.15, for transaction `txHash`. */
+export function homeReport(eventId: string, txHash: string, over: Record<string, unknown> = {}) {
+  return {
+    eventId,
+    market: "1x2",
+    outcome: "home",
+    stakeUsdc: "10",
+    odds: 2.15,
+    txHash,
+    chainId: LOCAL_CHAIN_ID,
+    ...over,
+  };
+}

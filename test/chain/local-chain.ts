@@ -36,8 +36,10 @@ export interface LocalChain {
    * call that reverts is still mined); `nonce` defaults to the account's next one, pending transactions included.
    */
   send(i: number, tx: TxFields): Promise<Hex>;
-  /** Signs a transaction from test key i without sending it: its hash will never have a receipt. */
+  /** Signs a transaction from test key i without sending it: its hash has no receipt until `sendRaw`. */
   sign(i: number, tx: TxFields): Promise<{ hash: Hex; raw: Hex }>;
+  /** Sends a signed transaction (again, e.g. after a reorganisation dropped it); returns its hash. */
+  sendRaw(raw: Hex): Promise<Hex>;
   /** Mines `blocks` empty blocks. */
   mine(blocks?: number): Promise<void>;
   /** Sets the chain clock: the next blocks get timestamps from `at` on. */
@@ -91,6 +93,7 @@ export async function startLocalChain(opts: { startTime: Date; accounts?: number
     address: (i) => account(i).address,
     sign,
     send: async (i, tx) => rpc<Hex>("eth_sendRawTransaction", [(await sign(i, tx)).raw]),
+    sendRaw: (raw) => rpc<Hex>("eth_sendRawTransaction", [raw]),
     mine: async (blocks = 1) => {
       await rpc("evm_mine", [{ blocks }]);
     },
