@@ -8,17 +8,14 @@ import { oidcVerifier } from "./auth/oidc.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
-import { createChainClient } from "./chain/chain-client.js";
-import { contractUsdcReader } from "./chain/chain-info.js";
-import { onchainBetDeps } from "./chain/chain-jobs.js";
-import { feesIndexedThrough } from "./chain/fee-indexer.js";
+import { chainInfoDeps, feeProgress, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-context.js";
 import { LadderCache } from "./competition/ladder-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
-import { type Config, DEFAULT_CONFIRMATIONS, DEFAULT_QUOTE_TTL_SECONDS } from "./config.js";
+import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
@@ -82,12 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     season,
     incentiveMicro: config.protocolIncentiveMicro,
     cache: config.rankCache ? new LadderCache(db, database.changeCount) : null,
-    feesIndexedThrough:
-      config.chain && config.feeIndexer
-        ? feesIndexedThrough.bind(null, db, { chainId: config.chain.chainId, ...config.feeIndexer })
-        : null,
+    feesIndexedThrough: feeProgress(config, db),
   };
-  const chain = config.chain;
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
@@ -117,32 +110,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(predictionRoutes, {
     deps: onchainBetDeps(config, db, clock, app.log),
-    quotes: {
-      db,
-      clock,
-      signer:
-        chain?.contract && config.quotes
-          ? {
-              key: config.quotes.signerKey,
-              address: config.quotes.signer,
-              chainId: chain.chainId,
-              contract: chain.contract,
-              ttlSeconds: config.quotes.ttlSeconds,
-            }
-          : null,
-    },
+    quotes: quoteDeps(config, db, clock),
   });
-  await app.register(chainRoutes, {
-    deps: {
-      chain,
-      quotes: config.quotes,
-      contractUsdc:
-        chain?.rpcUrl && chain.contract
-          ? contractUsdcReader(createChainClient(chain.rpcUrl), chain.contract)
-          : null,
-      defaults: { quoteTtlSeconds: DEFAULT_QUOTE_TTL_SECONDS, confirmations: DEFAULT_CONFIRMATIONS },
-    },
-  });
+  await app.register(chainRoutes, { deps: chainInfoDeps(config) });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);
   return app;

@@ -6,11 +6,10 @@
  */
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
-import type { Database, Db } from "../db/client.js";
-import { chainBetReaderFor, chainVerifierFor } from "../predictions/chain-verifier.js";
-import type { OnchainBetDeps } from "../predictions/report-onchain-bet.js";
+import type { Database } from "../db/client.js";
 import { indexBets } from "./bet-indexer.js";
 import { createChainClient } from "./chain-client.js";
+import { onchainBetDeps } from "./chain-deps.js";
 import { indexFees } from "./fee-indexer.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
 import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
@@ -21,26 +20,6 @@ export interface ChainJobsDeps {
   database: Database;
   clock: Clock;
   log: JobLog & { warn(details: object, message: string): void };
-}
-
-/** The dependencies of the v2 bet use cases, as the app builds them for its routes and the bet indexer uses. */
-export function onchainBetDeps(
-  config: Config,
-  db: Db,
-  clock: Clock,
-  log?: { warn(details: object, message: string): void },
-): OnchainBetDeps {
-  return {
-    db,
-    clock,
-    season: { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart },
-    spPerUsdc: config.spPerUsdc,
-    welcomeCredits: config.welcomeCredits,
-    verifier: chainVerifierFor(config),
-    chain: chainBetReaderFor(config),
-    acceptedChainIds: config.siweChainIds,
-    log,
-  };
 }
 
 export interface ChainIndexers {
