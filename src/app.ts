@@ -9,6 +9,8 @@ import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
+import { chainInfoDeps, feeProgress, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
+import { chainRoutes } from "./chain/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-context.js";
@@ -27,7 +29,6 @@ import { registerSession } from "./http/session.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
-import { chainVerifierFor } from "./predictions/chain-verifier.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     season,
     incentiveMicro: config.protocolIncentiveMicro,
     cache: config.rankCache ? new LadderCache(db, database.changeCount) : null,
+    feesIndexedThrough: feeProgress(config, db),
   };
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
@@ -108,15 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     daily: { db, clock, amount: config.dailyCredits },
   });
   await app.register(predictionRoutes, {
-    deps: {
-      db,
-      clock,
-      season,
-      spPerUsdc: config.spPerUsdc,
-      verifier: chainVerifierFor(config, db, app.log),
-      acceptedChainIds: config.siweChainIds,
-    },
+    deps: onchainBetDeps(config, db, clock, app.log),
+    quotes: quoteDeps(config, db, clock),
   });
+  await app.register(chainRoutes, { deps: chainInfoDeps(config) });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);
   return app;

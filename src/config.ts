@@ -2,7 +2,10 @@
  * Environment parsed and validated once at start-up. `loadConfig` returns a typed Config or throws a
  * ConfigError whose message is one line naming the variable and why it was refused.
  */
-import { isAddress } from "viem";
+import { type Address, getAddress, type Hex, isAddress } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./chain/fee-event.js";
+import { signerKeyProblem } from "./chain/signer-key.js";
 import { validateSeason } from "./competition/calendar.js";
 import { parseUsdc } from "./shared/money.js";
 
@@ -40,13 +43,17 @@ export interface Config {
   rafflePrizeSp: number;
   /**
    * How version-2 bets are confirmed: "none" leaves them pending, "trust" (dev only) believes the report, "rpc"
-   * reads the transaction receipt from `chain`.
+   * finds them in the betting contract's BetPlaced logs (the bet indexer) and checks reports against them.
    */
   chainVerifier: "none" | "trust" | "rpc";
-  /** The chain read by the RPC verifier and the fee indexer; null when neither is on. */
+  /** The chain of the bets, quotes and fees; null when nothing reads or signs for a chain. */
   chain: ChainConfig | null;
-  /** The FeeCollected indexer; null when FEE_INDEXER=off. */
-  feeIndexer: { fromBlock: bigint; blockRange: number } | null;
+  /** The BetPlaced indexer; on with CHAIN_VERIFIER=rpc, null otherwise. */
+  betIndexer: { fromBlock: bigint; blockRange: number } | null;
+  /** The fee indexer; null when FEE_INDEXER=off. */
+  feeIndexer: FeeIndexerConfig | null;
+  /** The odds signer of version-2 quotes; null when ODDS_SIGNER_PRIVATE_KEY is unset (no quotes served). */
+  quotes: QuoteConfig | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
   rankCache: boolean;
   /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
@@ -132,45 +139,151 @@ function url(env: Env, name: string, protocols: string[]): string | null {
 }
 
 export interface ChainConfig {
-  rpcUrl: string;
+  /** JSON-RPC endpoint; null when nothing reads the chain (quotes alone need none). */
+  rpcUrl: string | null;
   chainId: number;
-  /** Lower-case address of the betting contract. */
-  contract: `0x${string}`;
+  /** Lower-case address of the betting contract; null when only fees are indexed. */
+  contract: `0x${string}` | null;
+  /** Lower-case address of the USDC token bets are staked in, as published to clients; null: read from the contract. */
+  usdc: `0x${string}` | null;
   /** A block counts once it has this many confirmations (its own block counts as one). */
   confirmations: number;
-  /** Pause between two runs of the chain jobs (pending-bet re-check, fee indexer). */
+  /**
+   * "finalized": a block counts once the node's `finalized` block has reached it (where the node serves that tag)
+   * and it has `confirmations`; "confirmations": `confirmations` alone.
+   */
+  finality: "finalized" | "confirmations";
+  /** Pause between two runs of the chain jobs (bet indexer, fee indexer). */
   pollMs: number;
 }
 
+export interface FeeIndexerConfig {
+  fromBlock: bigint;
+  blockRange: number;
+  /** Lower-case addresses whose fee events are read (FEE_CONTRACT_ADDRESSES, default the betting contract). */
+  addresses: `0x${string}`[];
+  event: FeeEvent;
+}
+
+export interface QuoteConfig {
+  signerKey: Hex;
+  /** The signer's address, checksummed: published at GET /api/chain/info and set in the contract. */
+  signer: Address;
+  ttlSeconds: number;
+}
+
+export const DEFAULT_CONFIRMATIONS = 3;
+export const DEFAULT_QUOTE_TTL_SECONDS = 60;
+
+function address(env: Env, name: string): `0x${string}` | null {
+  const raw = str(env, name);
+  if (raw === undefined) return null;
+  if (!isAddress(raw)) fail(name, `must be a 0x address (checksummed when mixed-case), got ${quote(raw)}`);
+  return raw.toLowerCase() as `0x${string}`;
+}
+
+interface ChainSettings {
+  chainVerifier: Config["chainVerifier"];
+  chain: ChainConfig | null;
+  betIndexer: Config["betIndexer"];
+  feeIndexer: FeeIndexerConfig | null;
+  quotes: QuoteConfig | null;
+}
+
 /**
- * CHAIN_* and BETTING_CONTRACT_ADDRESS: required when the RPC verifier or the fee indexer is on, otherwise null
- * (still validated when given). The RPC verifier's chain must be one bets may be reported on.
+ * CHAIN_VERIFIER, CHAIN_*, BETTING_CONTRACT_ADDRESS, USDC_ADDRESS, ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS,
+ * BET_INDEXER_*, FEE_*: each validated when given; the chain is required when the RPC verifier, the fee indexer or
+ * quotes are on, and null otherwise. Bets of a verified or quoted chain must be reportable (SIWE_CHAIN_IDS).
  */
-function chainConfig(
-  env: Env,
-  use: { verifier: boolean; indexer: boolean; acceptedChainIds: number[] },
-): ChainConfig | null {
-  const why = "is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on";
-  const rpcUrl = url(env, "CHAIN_RPC_URL", ["http:", "https:"]);
-  const address = str(env, "BETTING_CONTRACT_ADDRESS");
-  if (address !== undefined && !isAddress(address)) {
-    fail(
-      "BETTING_CONTRACT_ADDRESS",
-      `must be a 0x address (checksummed when mixed-case), got ${quote(address)}`,
-    );
+function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]): ChainSettings {
+  const chainVerifier = str(env, "CHAIN_VERIFIER") ?? "none";
+  if (chainVerifier !== "none" && chainVerifier !== "trust" && chainVerifier !== "rpc") {
+    fail("CHAIN_VERIFIER", `must be none, trust or rpc, got "${chainVerifier}"`);
   }
+  if (chainVerifier === "trust" && production)
+    fail("CHAIN_VERIFIER", "trust is a development verifier, refused in production");
+  const verifier = chainVerifier === "rpc";
+  const indexer = onOff(env, "FEE_INDEXER", false);
+
+  const rpcUrl = url(env, "CHAIN_RPC_URL", ["http:", "https:"]);
+  const contract = address(env, "BETTING_CONTRACT_ADDRESS");
+  const usdc = address(env, "USDC_ADDRESS");
   const chainId = int(env, "CHAIN_ID", 0, 1, Number.MAX_SAFE_INTEGER);
-  const confirmations = int(env, "CHAIN_CONFIRMATIONS", 3, 1, 10_000);
+  const confirmations = int(env, "CHAIN_CONFIRMATIONS", DEFAULT_CONFIRMATIONS, 1, 10_000);
+  const finality = str(env, "CHAIN_FINALITY") ?? "finalized";
+  if (finality !== "finalized" && finality !== "confirmations") {
+    fail("CHAIN_FINALITY", `must be finalized or confirmations, got ${quote(finality)}`);
+  }
   const pollMs = int(env, "CHAIN_POLL_MS", 5000, 100, 3_600_000);
-  if (!use.verifier && !use.indexer) return null;
-  if (rpcUrl === null) fail("CHAIN_RPC_URL", why);
-  if (address === undefined) fail("BETTING_CONTRACT_ADDRESS", why);
-  if (str(env, "CHAIN_ID") === undefined) fail("CHAIN_ID", why);
-  if (use.verifier && !use.acceptedChainIds.includes(chainId)) {
-    const ids = use.acceptedChainIds.join(",");
+
+  const signerKey = str(env, "ODDS_SIGNER_PRIVATE_KEY");
+  if (signerKey !== undefined) {
+    const problem = signerKeyProblem(signerKey, production);
+    if (problem) fail("ODDS_SIGNER_PRIVATE_KEY", problem);
+  }
+  const ttlSeconds = int(env, "QUOTE_TTL_SECONDS", DEFAULT_QUOTE_TTL_SECONDS, 5, 3600);
+  const quotesOn = signerKey !== undefined;
+
+  const feeAddressesRaw = str(env, "FEE_CONTRACT_ADDRESSES");
+  const feeAddresses = feeAddressesRaw?.split(",").map((a) => a.trim());
+  for (const a of feeAddresses ?? []) {
+    if (!isAddress(a)) {
+      fail("FEE_CONTRACT_ADDRESSES", `must be comma-separated 0x addresses, got ${quote(a)}`);
+    }
+  }
+  const feeEvent = parseFeeEvent(
+    str(env, "FEE_EVENT_SIGNATURE") ?? DEFAULT_FEE_EVENT,
+    str(env, "FEE_EVENT_AMOUNT_ARG") ?? "amount",
+    int(env, "FEE_TOKEN_DECIMALS", 6, 0, 36),
+  );
+  if ("problem" in feeEvent) fail(feeEvent.variable, feeEvent.problem);
+  const feeFrom = BigInt(int(env, "FEE_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER));
+  const feeRange = int(env, "FEE_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000);
+  const betFrom = BigInt(int(env, "BET_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER));
+  const betRange = int(env, "BET_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000);
+
+  const off: ChainSettings = { chainVerifier, chain: null, betIndexer: null, feeIndexer: null, quotes: null };
+  if (!verifier && !indexer && !quotesOn) return off;
+  const uses = "is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or ODDS_SIGNER_PRIVATE_KEY is set";
+  if (str(env, "CHAIN_ID") === undefined) fail("CHAIN_ID", uses);
+  if ((verifier || indexer) && rpcUrl === null) {
+    fail("CHAIN_RPC_URL", "is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on");
+  }
+  if ((verifier || quotesOn) && contract === null) {
+    fail("BETTING_CONTRACT_ADDRESS", "is required when CHAIN_VERIFIER=rpc or ODDS_SIGNER_PRIVATE_KEY is set");
+  }
+  if (verifier && !quotesOn) {
+    fail("ODDS_SIGNER_PRIVATE_KEY", "is required when CHAIN_VERIFIER=rpc (bets count only at quoted odds)");
+  }
+  if ((verifier || quotesOn) && !acceptedChainIds.includes(chainId)) {
+    const ids = acceptedChainIds.join(",");
     fail("CHAIN_ID", `must be one of SIWE_CHAIN_IDS (${ids}) so bets on it can be reported`);
   }
-  return { rpcUrl, chainId, contract: address.toLowerCase() as `0x${string}`, confirmations, pollMs };
+  const addresses =
+    feeAddresses?.map((a) => a.toLowerCase() as `0x${string}`) ?? (contract ? [contract] : []);
+  if (indexer && addresses.length === 0) {
+    fail("FEE_CONTRACT_ADDRESSES", "is required when FEE_INDEXER=on and BETTING_CONTRACT_ADDRESS is unset");
+  }
+  return {
+    chainVerifier,
+    chain: { rpcUrl, chainId, contract, usdc, confirmations, finality, pollMs },
+    betIndexer: verifier ? { fromBlock: betFrom, blockRange: betRange } : null,
+    feeIndexer: indexer
+      ? {
+          fromBlock: feeFrom,
+          blockRange: feeRange,
+          addresses: [...new Set(addresses)].sort(),
+          event: feeEvent,
+        }
+      : null,
+    quotes: quotesOn
+      ? {
+          signerKey: signerKey.toLowerCase() as Hex,
+          signer: getAddress(privateKeyToAddress(signerKey as Hex)),
+          ttlSeconds,
+        }
+      : null,
+  };
 }
 
 /** Parses and validates the environment. Throws ConfigError (one line) on the first bad variable. */
@@ -252,18 +365,7 @@ export function loadConfig(env: Env = process.env): Config {
   const testClock = str(env, "TEST_CLOCK") === "1";
   if (testClock && production) fail("TEST_CLOCK", "must not be enabled in production");
 
-  const chainVerifier = str(env, "CHAIN_VERIFIER") ?? "none";
-  if (chainVerifier !== "none" && chainVerifier !== "trust" && chainVerifier !== "rpc") {
-    fail("CHAIN_VERIFIER", `must be none, trust or rpc, got "${chainVerifier}"`);
-  }
-  if (chainVerifier === "trust" && production)
-    fail("CHAIN_VERIFIER", "trust is a development verifier, refused in production");
-  const feeIndexerOn = onOff(env, "FEE_INDEXER", false);
-  const chain = chainConfig(env, {
-    verifier: chainVerifier === "rpc",
-    indexer: feeIndexerOn,
-    acceptedChainIds: siweChainIds.map(Number),
-  });
+  const chain = chainSettings(env, production, siweChainIds.map(Number));
 
   return {
     env: nodeEnv as Config["env"],
@@ -295,14 +397,7 @@ export function loadConfig(env: Env = process.env): Config {
     spPerUsdc: int(env, "SP_PER_USDC", 100, 0, 1_000_000),
     referralRewardSp: int(env, "REFERRAL_REWARD_SP", 500, 0, 1_000_000_000),
     rafflePrizeSp: int(env, "RAFFLE_PRIZE_SP", 1000, 0, 1_000_000_000),
-    chainVerifier,
-    chain,
-    feeIndexer: feeIndexerOn
-      ? {
-          fromBlock: BigInt(int(env, "FEE_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER)),
-          blockRange: int(env, "FEE_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000),
-        }
-      : null,
+    ...chain,
     rankCache: onOff(env, "RANK_CACHE", true),
     benchCeiling: onOff(env, "BENCH_CEILING", false),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),

@@ -1,24 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { onchainEventId, onchainOutcome } from "./bet-encoding.js";
+import { onchainMarketId, onchainOutcome } from "./bet-encoding.js";
 
 const MARKETS = [
   { key: "1x2", outcomes: [{ key: "home" }, { key: "draw" }, { key: "away" }] },
   { key: "total", outcomes: [{ key: "over" }, { key: "under" }] },
 ];
 
-describe("onchainEventId", () => {
+describe("onchainMarketId", () => {
   it("is keccak256 of '<eventId>/<market>' (the vectors of docs/onchain.md)", () => {
-    expect(onchainEventId("epl-2026-ars-che", "1x2")).toBe(
+    expect(onchainMarketId("epl-2026-ars-che", "1x2")).toBe(
       "0x22c3d50dc43f8c39aba96ad8b8d797bda165ee5aa9df690f2a6843d26fb2fc11",
     );
-    expect(onchainEventId("epl-2026-ars-che", "total")).toBe(
+    expect(onchainMarketId("epl-2026-ars-che", "total")).toBe(
       "0x61a47df02671da832d823209b96770fe1827d1e818d91c2e9fb0c99c05459ab1",
     );
   });
 
   it("differs per market and per event, also where a naive concatenation would collide", () => {
-    expect(onchainEventId("a:b", "c")).not.toBe(onchainEventId("a", "b:c"));
-    expect(onchainEventId("ab", "c")).not.toBe(onchainEventId("a", "bc"));
+    expect(onchainMarketId("a:b", "c")).not.toBe(onchainMarketId("a", "b:c"));
+    expect(onchainMarketId("ab", "c")).not.toBe(onchainMarketId("a", "bc"));
   });
 });
 

@@ -1,11 +1,12 @@
 /**
- * How a bet of the service (string event id, market key, outcome key) is written on-chain in `BetPlaced`.
+ * How a bet of the service (string event id, market key, outcome key) is written on-chain, in a quote and in
+ * `BetPlaced`.
  *
  * Contract:
- * - `eventId` (bytes32) = keccak256 of the UTF-8 text "<eventId>/<market>": one id per market of an event. "/" can
+ * - `marketId` (bytes32) = keccak256 of the UTF-8 text "<eventId>/<market>": one id per market of an event. "/" can
  *   appear in neither an event id nor a market key, so the text is unambiguous.
  * - `outcome` (uint8) = zero-based position of the outcome in that market's outcome list, as the events API
- *   serves it (`GET /api/events/:id`); a market has at most 256 outcomes on-chain.
+ *   serves it (`GET /api/events/:id`) when the quote is issued; a market has at most 256 outcomes on-chain.
  * - `amount` = stake in micro-USDC (USDC has 6 decimals), `odds` = decimal odds in thousandths (2.15 → 2150).
  * - Pure: no I/O.
  */
@@ -16,12 +17,12 @@ export interface MarketOutcomes {
   outcomes: ReadonlyArray<{ key: string }>;
 }
 
-/** The bytes32 `eventId` of BetPlaced for a market of an event. */
-export function onchainEventId(eventId: string, market: string): Hex {
+/** The bytes32 `marketId` of a quote and of BetPlaced for a market of an event. */
+export function onchainMarketId(eventId: string, market: string): Hex {
   return keccak256(stringToBytes(`${eventId}/${market}`));
 }
 
-/** The uint8 `outcome` of BetPlaced for an outcome of a market; null when the market or outcome does not exist. */
+/** The uint8 `outcome` of a quote for an outcome of a market; null when the market or outcome does not exist. */
 export function onchainOutcome(
   markets: ReadonlyArray<MarketOutcomes>,
   market: string,

@@ -1,13 +1,32 @@
-/** The chain settings of loadConfig: CHAIN_VERIFIER=rpc, CHAIN_*, BETTING_CONTRACT_ADDRESS, FEE_INDEXER*. */
+/**
+ * The chain settings of loadConfig: CHAIN_VERIFIER, CHAIN_*, BETTING_CONTRACT_ADDRESS, USDC_ADDRESS, the odds
+ * signer (ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS), the bet indexer and the fee indexer with its event.
+ */
+import { toHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
+import { WELL_KNOWN_KEYS } from "./signer-key.js";
 
 const ADDRESS = "0x2946259E0334f33A064106302415aD3391BeD384";
+const OTHER = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+/** A random key (`openssl rand -hex 32`) and its address. */
+const KEY = "0x4442369ed0f9186ed28c3a7f804ca928593fedabb965d3322630570b19770f80";
+const SIGNER = "0x6144310dDb61C8A19634621ee19A4DC02eEa8d3a";
 const RPC = {
   CHAIN_VERIFIER: "rpc",
   CHAIN_RPC_URL: "https://rpc.example.org/v1",
   BETTING_CONTRACT_ADDRESS: ADDRESS,
   CHAIN_ID: "8453",
+  ODDS_SIGNER_PRIVATE_KEY: KEY,
+};
+const PRODUCTION = {
+  NODE_ENV: "production",
+  CHAMPIONS_SEASON_START_ISO: "2027-03-01T00:00:00.000Z",
+  CHAMPIONS_WEEK_ONE_START_ISO: "2027-03-09T00:00:00.000Z",
+  FINALIZE_SECRET: "prod-finalize-secret-7c1e",
+  ADMIN_TOKEN: "prod-admin-token-41bd",
+  JWT_SECRET: "prod-jwt-secret-0123456789abcdef0123",
 };
 
 function refusal(env: Record<string, string>): string {
@@ -23,38 +42,108 @@ function refusal(env: Record<string, string>): string {
 
 describe("chain configuration", () => {
   it("is off by default", () => {
-    expect(loadConfig({})).toMatchObject({ chainVerifier: "none", chain: null, feeIndexer: null });
+    expect(loadConfig({})).toMatchObject({
+      chainVerifier: "none",
+      chain: null,
+      betIndexer: null,
+      feeIndexer: null,
+      quotes: null,
+    });
   });
 
-  it("reads the RPC verifier's chain with its defaults; the address is kept lower-case", () => {
-    expect(loadConfig(RPC)).toMatchObject({
+  it("reads the RPC verifier's chain, bet indexer and odds signer with their defaults; addresses lower-case", () => {
+    const c = loadConfig(RPC);
+    expect(c).toMatchObject({
       chainVerifier: "rpc",
       chain: {
         rpcUrl: "https://rpc.example.org/v1",
         chainId: 8453,
         contract: ADDRESS.toLowerCase(),
+        usdc: null,
         confirmations: 3,
+        finality: "finalized",
         pollMs: 5000,
       },
+      betIndexer: { fromBlock: 0n, blockRange: 2000 },
       feeIndexer: null,
+      quotes: { signerKey: KEY, signer: SIGNER, ttlSeconds: 60 },
     });
   });
 
-  it("reads the fee indexer, which needs the chain but not the RPC verifier", () => {
-    const { CHAIN_VERIFIER: _, ...chain } = RPC;
+  it("reads every chain variable", () => {
     const c = loadConfig({
-      ...chain,
+      ...RPC,
+      USDC_ADDRESS: OTHER,
+      CHAIN_CONFIRMATIONS: "12",
+      CHAIN_FINALITY: "confirmations",
+      CHAIN_POLL_MS: "250",
+      QUOTE_TTL_SECONDS: "30",
+      BET_INDEXER_FROM_BLOCK: "777",
+      BET_INDEXER_BLOCK_RANGE: "100",
+    });
+    expect(c).toMatchObject({
+      chain: { usdc: OTHER.toLowerCase(), confirmations: 12, finality: "confirmations", pollMs: 250 },
+      betIndexer: { fromBlock: 777n, blockRange: 100 },
+      quotes: { ttlSeconds: 30 },
+    });
+  });
+
+  it("reads the fee indexer, which needs the chain but not the RPC verifier; by default FeeCollected(amount)", () => {
+    const c = loadConfig({
+      CHAIN_RPC_URL: RPC.CHAIN_RPC_URL,
+      BETTING_CONTRACT_ADDRESS: ADDRESS,
+      CHAIN_ID: "8453",
       FEE_INDEXER: "on",
       FEE_INDEXER_FROM_BLOCK: "123456",
       FEE_INDEXER_BLOCK_RANGE: "500",
-      CHAIN_CONFIRMATIONS: "12",
-      CHAIN_POLL_MS: "250",
     });
     expect(c).toMatchObject({
       chainVerifier: "none",
-      chain: { chainId: 8453, confirmations: 12, pollMs: 250 },
-      feeIndexer: { fromBlock: 123456n, blockRange: 500 },
+      chain: { chainId: 8453 },
+      betIndexer: null,
+      quotes: null,
+      feeIndexer: {
+        fromBlock: 123456n,
+        blockRange: 500,
+        addresses: [ADDRESS.toLowerCase()],
+        event: { signature: "event FeeCollected(uint256 amount)", amountArg: "amount", decimals: 6 },
+      },
     });
+    // keccak256("FeeCollected(uint256)")
+    expect(c.feeIndexer?.event.topic0).toBe(
+      "0xc472cb3a7a659a876494d66b3063145f279701771d6150b9329c31611ed6405c",
+    );
+  });
+
+  it("reads another protocol's fee event at several addresses, without a betting contract", () => {
+    const c = loadConfig({
+      CHAIN_RPC_URL: RPC.CHAIN_RPC_URL,
+      CHAIN_ID: "8453",
+      FEE_INDEXER: "on",
+      FEE_CONTRACT_ADDRESSES: `${OTHER}, ${ADDRESS.toLowerCase()}`,
+      FEE_EVENT_SIGNATURE: "event FeesPaid(address indexed market, uint128 indexed feeAmount, bytes32 ref)",
+      FEE_EVENT_AMOUNT_ARG: "feeAmount",
+      FEE_TOKEN_DECIMALS: "18",
+    });
+    expect(c.chain?.contract).toBeNull();
+    expect(c.feeIndexer).toMatchObject({
+      addresses: [ADDRESS.toLowerCase(), OTHER.toLowerCase()],
+      event: { amountArg: "feeAmount", decimals: 18, abi: { name: "FeesPaid" } },
+    });
+  });
+
+  it("serves quotes with a signer, a chain id and a contract, even without reading the chain", () => {
+    const c = loadConfig({
+      CHAIN_ID: "8453",
+      BETTING_CONTRACT_ADDRESS: ADDRESS,
+      ODDS_SIGNER_PRIVATE_KEY: KEY,
+    });
+    expect(c).toMatchObject({
+      chainVerifier: "none",
+      chain: { rpcUrl: null, chainId: 8453 },
+      betIndexer: null,
+    });
+    expect(c.quotes?.signerKey).toBe(KEY);
   });
 
   it.each<[string, Record<string, string>, string]>([
@@ -69,14 +158,24 @@ describe("chain configuration", () => {
       "CHAIN_RPC_URL: is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on",
     ],
     [
-      "the indexer without an address",
+      "rpc without a betting contract",
+      { ...RPC, BETTING_CONTRACT_ADDRESS: "" },
+      "BETTING_CONTRACT_ADDRESS: is required when CHAIN_VERIFIER=rpc or ODDS_SIGNER_PRIVATE_KEY is set",
+    ],
+    [
+      "rpc without an odds signer",
+      { ...RPC, ODDS_SIGNER_PRIVATE_KEY: "" },
+      "ODDS_SIGNER_PRIVATE_KEY: is required when CHAIN_VERIFIER=rpc (bets count only at quoted odds)",
+    ],
+    [
+      "the fee indexer without any contract",
       { FEE_INDEXER: "on", CHAIN_RPC_URL: RPC.CHAIN_RPC_URL, CHAIN_ID: "8453" },
-      "BETTING_CONTRACT_ADDRESS: is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on",
+      "FEE_CONTRACT_ADDRESSES: is required when FEE_INDEXER=on and BETTING_CONTRACT_ADDRESS is unset",
     ],
     [
       "rpc without a chain id",
       { ...RPC, CHAIN_ID: "" },
-      "CHAIN_ID: is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on",
+      "CHAIN_ID: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or ODDS_SIGNER_PRIVATE_KEY is set",
     ],
     [
       "a websocket URL",
@@ -93,6 +192,7 @@ describe("chain configuration", () => {
       { ...RPC, BETTING_CONTRACT_ADDRESS: ADDRESS.replace("E", "e") },
       "BETTING_CONTRACT_ADDRESS: must be a 0x address",
     ],
+    ["a bad USDC address", { ...RPC, USDC_ADDRESS: "usdc" }, "USDC_ADDRESS: must be a 0x address"],
     [
       "a chain bets cannot be reported on",
       { ...RPC, CHAIN_ID: "10" },
@@ -102,6 +202,11 @@ describe("chain configuration", () => {
       "zero confirmations",
       { ...RPC, CHAIN_CONFIRMATIONS: "0" },
       "CHAIN_CONFIRMATIONS: must be between 1 and 10000",
+    ],
+    [
+      "an unknown finality",
+      { ...RPC, CHAIN_FINALITY: "safe" },
+      'CHAIN_FINALITY: must be finalized or confirmations, got "safe"',
     ],
     [
       "a tiny poll interval",
@@ -114,20 +219,94 @@ describe("chain configuration", () => {
       { ...RPC, FEE_INDEXER: "on", FEE_INDEXER_FROM_BLOCK: "-1" },
       'FEE_INDEXER_FROM_BLOCK: must be a whole number, got "-1"',
     ],
+    [
+      "a short signer key",
+      { ...RPC, ODDS_SIGNER_PRIVATE_KEY: "0x1234" },
+      "ODDS_SIGNER_PRIVATE_KEY: must be a private key: 0x followed by 64 hex digits",
+    ],
+    [
+      "a signer key beyond the curve order",
+      { ...RPC, ODDS_SIGNER_PRIVATE_KEY: `0x${"f".repeat(64)}` },
+      "ODDS_SIGNER_PRIVATE_KEY: is not a valid secp256k1 private key",
+    ],
+    [
+      "a zero quote lifetime",
+      { ...RPC, QUOTE_TTL_SECONDS: "0" },
+      "QUOTE_TTL_SECONDS: must be between 5 and 3600",
+    ],
+    [
+      "a fee signature that does not parse",
+      { ...RPC, FEE_INDEXER: "on", FEE_EVENT_SIGNATURE: "event Fee(uint256 amount" },
+      "FEE_EVENT_SIGNATURE: is not a Solidity event signature",
+    ],
+    [
+      "a function as the fee event",
+      { ...RPC, FEE_INDEXER: "on", FEE_EVENT_SIGNATURE: "function fee(uint256 amount)" },
+      'FEE_EVENT_SIGNATURE: must declare an event, like "event FeeCollected(uint256 amount)"',
+    ],
+    [
+      "an anonymous fee event",
+      { ...RPC, FEE_INDEXER: "on", FEE_EVENT_SIGNATURE: "event Fee(uint256 amount) anonymous" },
+      "FEE_EVENT_SIGNATURE: is not a Solidity event signature",
+    ],
+    [
+      "an amount argument the event lacks",
+      { ...RPC, FEE_INDEXER: "on", FEE_EVENT_AMOUNT_ARG: "fee" },
+      "FEE_EVENT_AMOUNT_ARG: must name an argument of FeeCollected (amount)",
+    ],
+    [
+      "a signed amount argument",
+      { ...RPC, FEE_INDEXER: "on", FEE_EVENT_SIGNATURE: "event Fee(int256 amount)" },
+      "FEE_EVENT_AMOUNT_ARG: must be an unsigned integer argument, amount is int256",
+    ],
+    [
+      "too many decimals",
+      { ...RPC, FEE_TOKEN_DECIMALS: "40" },
+      "FEE_TOKEN_DECIMALS: must be between 0 and 36",
+    ],
+    [
+      "a bad fee address",
+      { ...RPC, FEE_INDEXER: "on", FEE_CONTRACT_ADDRESSES: `${ADDRESS},0x12` },
+      'FEE_CONTRACT_ADDRESSES: must be comma-separated 0x addresses, got "0x12"',
+    ],
   ])("refuses %s", (_, env, message) => {
     expect(refusal(env)).toContain(message);
   });
 
-  it("accepts the RPC verifier in production", () => {
-    const c = loadConfig({
-      ...RPC,
-      NODE_ENV: "production",
-      CHAMPIONS_SEASON_START_ISO: "2027-03-01T00:00:00.000Z",
-      CHAMPIONS_WEEK_ONE_START_ISO: "2027-03-09T00:00:00.000Z",
-      FINALIZE_SECRET: "prod-finalize-secret-7c1e",
-      ADMIN_TOKEN: "prod-admin-token-41bd",
-      JWT_SECRET: "prod-jwt-secret-0123456789abcdef0123",
-    });
-    expect(c.chainVerifier).toBe("rpc");
+  it("accepts the RPC verifier with a random odds signer key in production", () => {
+    expect(loadConfig({ ...RPC, ...PRODUCTION }).chainVerifier).toBe("rpc");
+  });
+
+  it("keeps CHAIN_VERIFIER=trust impossible in production", () => {
+    expect(refusal({ ...PRODUCTION, CHAIN_VERIFIER: "trust" })).toBe(
+      "CHAIN_VERIFIER: trust is a development verifier, refused in production",
+    );
+  });
+
+  it.each([
+    ["Hardhat / Anvil's first account", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"],
+    [
+      "ganache --deterministic's first account",
+      "0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d",
+    ],
+    ["a test key (0x…02)", `0x${"2".padStart(64, "0")}`],
+    ["a key below 2^128", `0x${"0".repeat(32)}${"f".repeat(32)}`],
+  ])("refuses %s as the odds signer in production (and accepts it in development)", (_, key) => {
+    expect(refusal({ ...RPC, ...PRODUCTION, ODDS_SIGNER_PRIVATE_KEY: key })).toBe(
+      "ODDS_SIGNER_PRIVATE_KEY: is a publicly known development key, refused in production",
+    );
+    expect(loadConfig({ ...RPC, ODDS_SIGNER_PRIVATE_KEY: key }).quotes?.signerKey).toBe(key);
+  });
+
+  it("lists as well-known exactly the first ten keys of the Hardhat/Anvil and ganache development mnemonics", () => {
+    const derived = [
+      "test test test test test test test test test test test junk",
+      "myth like bonus scare over problem client lizard pioneer submit female collect",
+    ].flatMap((mnemonic) =>
+      Array.from({ length: 10 }, (_, i) =>
+        toHex(mnemonicToAccount(mnemonic, { addressIndex: i }).getHdKey().privateKey!),
+      ),
+    );
+    expect(WELL_KNOWN_KEYS).toEqual(derived);
   });
 });

@@ -1,93 +1,98 @@
 /**
- * The chain's background jobs, as configured: with CHAIN_VERIFIER=rpc, the re-check of pending version-2 bets
- * (a bounded batch per run); with FEE_INDEXER=on, the fee indexer. Each runs every CHAIN_POLL_MS on the one
- * instance holding its leader lock (leader-lock.ts). The server starts them after listening and stops them
- * before closing the database.
+ * The chain's background jobs, as configured: with CHAIN_VERIFIER=rpc, the bet indexer; with FEE_INDEXER=on, the
+ * fee indexer. Each runs every CHAIN_POLL_MS on the one instance holding its leader lock (leader-lock.ts), at most
+ * 10 block ranges per run so a long catch-up still yields to shutdown. The server starts them after listening and
+ * stops them before closing the database.
  */
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
-import { chainVerifierFor, type VerifierLog } from "../predictions/chain-verifier.js";
-import { type OnchainBetDeps, recheckPendingBets } from "../predictions/report-onchain-bet.js";
+import { indexBets } from "./bet-indexer.js";
 import { createChainClient } from "./chain-client.js";
+import { onchainBetDeps } from "./chain-deps.js";
 import { indexFees } from "./fee-indexer.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
 import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
-
-/** Pending bets asked about per run. */
-export const RECHECK_BATCH = 50;
+import type { IndexRun } from "./log-indexer.js";
 
 export interface ChainJobsDeps {
   config: Config;
   database: Database;
   clock: Clock;
-  log: JobLog & VerifierLog;
+  log: JobLog & { warn(details: object, message: string): void };
 }
 
-/** The dependencies of the v2 bet use cases, as the app builds them for its routes. */
-export function onchainBetDeps(deps: ChainJobsDeps): OnchainBetDeps {
+export interface ChainIndexers {
+  /** One run of the bet indexer; null when CHAIN_VERIFIER is not rpc. */
+  bets: (() => Promise<IndexRun>) | null;
+  /** One run of the fee indexer; null when FEE_INDEXER=off. */
+  fees: (() => Promise<IndexRun>) | null;
+  /** Gives up the leader locks. */
+  release(): Promise<void>;
+}
+
+/** The configured indexers, each with its own leader lock; `maxRanges` bounds one run (default: until caught up). */
+export function chainIndexers(deps: ChainJobsDeps, opts: { maxRanges?: number } = {}): ChainIndexers {
   const { config, database, clock } = deps;
-  return {
-    db: database.db,
-    clock,
-    season: { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart },
-    spPerUsdc: config.spPerUsdc,
-    verifier: chainVerifierFor(config, database.db, deps.log),
-    acceptedChainIds: config.siweChainIds,
+  const chain = config.chain;
+  const locks: LeaderLock[] = [];
+  const lock = (key: number) => {
+    const l = leaderLockFor(config.databaseUrl, database, key);
+    locks.push(l);
+    return l;
   };
-}
-
-/** The pending-bet re-check as a job: one batch per run, continuing round the pending bets. */
-export function pendingBetsJob(bets: OnchainBetDeps, lock: LeaderLock, intervalMs: number): PollingJob {
-  let afterId = 0n;
+  const client = chain?.rpcUrl ? createChainClient(chain.rpcUrl) : null;
+  const common = chain &&
+    client && {
+      db: database.db,
+      client,
+      chainId: chain.chainId,
+      finality: { mode: chain.finality, confirmations: chain.confirmations },
+    };
+  const betDeps =
+    common && config.betIndexer && chain.contract
+      ? {
+          ...common,
+          bets: onchainBetDeps(config, database.db, clock, deps.log),
+          contract: chain.contract,
+          fromBlock: config.betIndexer.fromBlock,
+          blockRange: config.betIndexer.blockRange,
+          lock: lock(LOCK_KEYS.betIndexer),
+        }
+      : null;
+  const feeDeps =
+    common && config.feeIndexer
+      ? {
+          ...common,
+          clock,
+          addresses: config.feeIndexer.addresses,
+          event: config.feeIndexer.event,
+          fromBlock: config.feeIndexer.fromBlock,
+          blockRange: config.feeIndexer.blockRange,
+          lock: lock(LOCK_KEYS.feeIndexer),
+          log: deps.log,
+        }
+      : null;
   return {
-    name: "pending-bets",
-    intervalMs,
-    run: async () => {
-      if (!(await lock.acquire())) return;
-      afterId = (await recheckPendingBets(bets, { afterId, limit: RECHECK_BATCH })).nextAfterId;
+    bets: betDeps && (() => indexBets(betDeps, opts)),
+    fees: feeDeps && (() => indexFees(feeDeps, opts)),
+    release: async () => {
+      await Promise.all(locks.map((l) => l.release()));
     },
   };
 }
 
 export function startChainJobs(deps: ChainJobsDeps): RunningJobs {
-  const { config, database } = deps;
-  const chain = config.chain;
-  if (!chain) return startJobs([], deps.log);
-  const lock = (key: number) => leaderLockFor(config.databaseUrl, database, key);
-  const locks: LeaderLock[] = [];
+  const pollMs = deps.config.chain?.pollMs ?? 5000;
+  const indexers = chainIndexers(deps, { maxRanges: 10 });
   const jobs: PollingJob[] = [];
-  if (config.chainVerifier === "rpc") {
-    const l = lock(LOCK_KEYS.pendingBets);
-    locks.push(l);
-    jobs.push(pendingBetsJob(onchainBetDeps(deps), l, chain.pollMs));
-  }
-  if (config.feeIndexer) {
-    const l = lock(LOCK_KEYS.feeIndexer);
-    locks.push(l);
-    const indexer = {
-      db: database.db,
-      clock: deps.clock,
-      client: createChainClient(chain.rpcUrl),
-      chainId: chain.chainId,
-      contract: chain.contract,
-      confirmations: chain.confirmations,
-      fromBlock: config.feeIndexer.fromBlock,
-      blockRange: config.feeIndexer.blockRange,
-      lock: l,
-    };
-    // At most 10 ranges per run, so a long catch-up still yields to shutdown between runs.
-    jobs.push({
-      name: "fee-indexer",
-      intervalMs: chain.pollMs,
-      run: () => indexFees(indexer, { maxRanges: 10 }),
-    });
-  }
+  if (indexers.bets) jobs.push({ name: "bet-indexer", intervalMs: pollMs, run: indexers.bets });
+  if (indexers.fees) jobs.push({ name: "fee-indexer", intervalMs: pollMs, run: indexers.fees });
   const running = startJobs(jobs, deps.log);
   return {
     async stop() {
       await running.stop();
-      await Promise.all(locks.map((l) => l.release()));
+      await indexers.release();
     },
   };
 }

@@ -1,7 +1,7 @@
-/** The only SQL over the chain indexers' cursors. */
-import { and, eq } from "drizzle-orm";
+/** The only SQL over the chain indexers' cursors and the blocks they have read. */
+import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { chainCursors } from "../db/schema.js";
+import { chainBlocks, chainCursors } from "../db/schema.js";
 
 /** The first block not yet indexed under `name`; null before the first range is stored. */
 export async function readCursor(q: Queryable, name: string): Promise<bigint | null> {
@@ -34,4 +34,37 @@ export async function advanceCursor(
     .where(and(eq(chainCursors.name, name), eq(chainCursors.nextBlock, from)))
     .returning();
   return updated.length === 1;
+}
+
+export type StoredBlock = typeof chainBlocks.$inferSelect;
+
+/** The blocks read under `name`, newest first, at most `limit`. */
+export async function storedBlocks(q: Queryable, name: string, limit: number): Promise<StoredBlock[]> {
+  return q
+    .select()
+    .from(chainBlocks)
+    .where(eq(chainBlocks.name, name))
+    .orderBy(desc(chainBlocks.number))
+    .limit(limit);
+}
+
+/** Records a block read under `name` (its hash and time), replacing what was stored at that height. */
+export async function recordBlock(tx: Tx, block: StoredBlock): Promise<void> {
+  await tx
+    .insert(chainBlocks)
+    .values(block)
+    .onConflictDoUpdate({
+      target: [chainBlocks.name, chainBlocks.number],
+      set: { hash: block.hash, blockTime: block.blockTime },
+    });
+}
+
+/** Forgets the blocks read under `name` above `after` (they are being read again). */
+export async function forgetBlocksAbove(tx: Tx, name: string, after: bigint): Promise<void> {
+  await tx.delete(chainBlocks).where(and(eq(chainBlocks.name, name), gt(chainBlocks.number, after)));
+}
+
+/** Forgets the blocks read under `name` below `below`: too deep to be re-checked any more. */
+export async function pruneBlocks(tx: Tx, name: string, below: bigint): Promise<void> {
+  await tx.delete(chainBlocks).where(and(eq(chainBlocks.name, name), lt(chainBlocks.number, below)));
 }

@@ -17,9 +17,11 @@ import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../../test/cha
 import { dataOf } from "../../test/player-api.js";
 import type { Database } from "../db/client.js";
 import { protocolFees } from "../db/schema.js";
+import { onchainMarketId } from "./bet-encoding.js";
 import { advanceCursor, readCursor } from "./chain.repository.js";
 import { createChainClient } from "./chain-client.js";
 import { startChainJobs } from "./chain-jobs.js";
+import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./fee-event.js";
 import { type FeeIndexerDeps, feeCursorName, indexFees } from "./fee-indexer.js";
 import { type LeaderLock, leaderLockFor } from "./leader-lock.js";
 
@@ -44,6 +46,10 @@ afterAll(async () => {
   await chain?.close();
 });
 
+const FEE_COLLECTED = parseFeeEvent(DEFAULT_FEE_EVENT, "amount", 6) as FeeEvent;
+/** The fee cursor of `b`'s contract with the default event. */
+const cursorOf = (b: BettingFixture) => feeCursorName(LOCAL_CHAIN_ID, FEE_COLLECTED.topic0, [b.betting]);
+
 let lockKeys = 91_100;
 /**
  * A leader lock as the server builds it (advisory on PostgreSQL, in-process on PGlite); a key of its own unless
@@ -62,8 +68,9 @@ function indexer(b: BettingFixture, over: Partial<FeeIndexerDeps> = {}): FeeInde
     clock: t.clock,
     client: createChainClient(chain.url),
     chainId: LOCAL_CHAIN_ID,
-    contract: b.betting,
-    confirmations: 2,
+    addresses: [b.betting],
+    event: FEE_COLLECTED,
+    finality: { mode: "finalized", confirmations: 2 },
     fromBlock: b.deployedAt,
     blockRange: 1000,
     lock: newLock(),
@@ -93,7 +100,7 @@ async function expectedFees(receipts: TransactionReceipt[], b: BettingFixture) {
     const block = await chain.client.getBlock({ blockNumber: r.blockNumber });
     const at = new Date(Number(block.timestamp) * 1000).toISOString();
     for (const log of r.logs) {
-      if (log.address !== b.betting) continue;
+      if (log.address.toLowerCase() !== b.betting.toLowerCase()) continue;
       rows.push([r.transactionHash, log.logIndex, BigInt(log.data), at]);
     }
   }
@@ -104,13 +111,15 @@ describe("indexing", () => {
   it("stores each FeeCollected log once it has the confirmations, at its block's time", async () => {
     const b = await deployBetting(chain);
     const two = await b.collectFees([1_500_000n, 2_000_000n]); // two logs in one transaction
-    await b.placeBet(1, {
-      eventId: "fi-bet",
-      market: "1x2",
+    const quote = {
+      bettor: chain.address(1),
+      marketId: onchainMarketId("fi-bet", "1x2"),
       outcome: 0,
-      amount: 5_000_000n,
-      oddsMilli: 2000n,
-    });
+      odds: 2000n,
+      expiry: 2n ** 40n,
+    };
+    await b.placeBet(1, await b.sign(quote), 5_000_000n); // a BetPlaced log, not a fee
+
     const last = await b.collectFees([250_000n]); // the head block: 1 confirmation
     const deps = indexer(b);
 
@@ -166,7 +175,7 @@ describe("indexing", () => {
     });
     await expect(indexFees(indexer(b, { db: crashing }))).rejects.toThrow("crash before commit");
     expect(await storedFees([receipt])).toEqual([]);
-    expect(await readCursor(database.db, feeCursorName(LOCAL_CHAIN_ID, b.betting))).toBeNull();
+    expect(await readCursor(database.db, cursorOf(b))).toBeNull();
 
     expect(await indexFees(indexer(b))).toMatchObject({ status: "indexed", created: 2 });
     expect(await storedFees([receipt])).toEqual(await expectedFees([receipt], b));
@@ -178,7 +187,7 @@ describe("indexing", () => {
     await chain.mine(1);
     const done = await indexFees(indexer(b));
     expect(done.created).toBe(3);
-    const name = feeCursorName(LOCAL_CHAIN_ID, b.betting);
+    const name = cursorOf(b);
     await database.db.transaction((tx) =>
       advanceCursor(tx, name, done.nextBlock, b.deployedAt, t.clock.now()),
     );
@@ -194,7 +203,7 @@ describe("indexing", () => {
     const b = await deployBetting(chain);
     const receipt = await b.collectFees([11n]);
     await chain.mine(1);
-    const log = receipt.logs.find((l) => l.address === b.betting)!;
+    const log = receipt.logs.find((l) => l.address.toLowerCase() === b.betting.toLowerCase())!;
     const fed = await call(t.app, {
       method: "POST",
       url: "/api/admin/protocol-fees",
@@ -273,7 +282,7 @@ describe("the prize-pool estimate", () => {
     });
     const jobs = startChainJobs({ config, database, clock: t.clock, log: silent });
     try {
-      const name = feeCursorName(LOCAL_CHAIN_ID, b.betting);
+      const name = cursorOf(b);
       const head = await chain.client.getBlockNumber();
       await expect.poll(() => readCursor(database.db, name), { timeout: 15_000 }).toBe(head);
     } finally {

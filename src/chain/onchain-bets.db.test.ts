@@ -1,107 +1,336 @@
 /**
- * Version-2 bets verified from a real local chain (ganache) by the RPC verifier, driven through the service:
- * players sign in with the wallet that bets on-chain, report the transaction with `bet-placed-v2`, and the
- * background re-check (`recheckPendingBets`, or the running chain jobs) resolves what stayed pending.
+ * Version-2 bets on a real local chain (ganache), driven through the service: players get a signed quote
+ * (`POST /api/pred2earn/quote`), place the bet with it on the compiled SpBetting, and the service finds the bet
+ * (the bet indexer, or a `bet-placed-v2` report that reads the receipt). What the contract refuses, and what the
+ * service refuses to count, is tested here too.
  *
- * The chain's clock starts at the service's, Fri 2026-11-20 12:00 UTC; events kick off Wed 2026-11-25 18:00 UTC
- * unless a test says otherwise. CHAIN_CONFIRMATIONS=2: a transaction is confirmed once one more block is mined.
- * Every test uses its own events, players and transactions.
+ * The service's clock is pinned at Fri 2026-11-20 12:00 UTC; the chain's starts there and runs in real time.
+ * Events kick off Wed 2026-11-25 18:00 UTC unless a test says otherwise. CHAIN_CONFIRMATIONS=2: a block is final
+ * once one more block is mined on top (ganache answers the `finalized` tag with the latest block).
  */
-import type { Hex } from "viem";
+import {
+  type BaseError,
+  decodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  recoverTypedDataAddress,
+} from "viem";
+import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTestApp, signIn, type TestApp, testConfig, testKey } from "../../test/app.js";
-import { type BetOnChain, type BettingFixture, deployBetting } from "../../test/chain/betting-fixture.js";
-import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../../test/chain/local-chain.js";
-import { betV2, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
+import { call, createTestApp, signIn, testConfig } from "../../test/app.js";
+import { ODDS_SIGNER, type SignedQuote } from "../../test/chain/betting-fixture.js";
+import {
+  type ChainWorld,
+  history,
+  homeReport,
+  type Player,
+  silent,
+  startChainWorld,
+  weekSp,
+} from "../../test/chain/chain-world.js";
+import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
+import { startTestIssuer } from "../../test/oidc-issuer.js";
+import {
+  betV2,
+  dataOf,
+  expectError,
+  expectInvalid,
+  post,
+  postResult,
+  putEvent,
+} from "../../test/player-api.js";
 import { findPrediction } from "../predictions/predictions.repository.js";
-import { recheckPendingBets } from "../predictions/report-onchain-bet.js";
-import { onchainBetDeps, startChainJobs } from "./chain-jobs.js";
+import { onchainMarketId } from "./bet-encoding.js";
+import { bettingAbi } from "./betting-abi.js";
+import { startChainJobs } from "./chain-jobs.js";
+import { QUOTE_TYPES } from "./quote-typed-data.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
-const silent = { warn: () => {}, error: () => {} };
+const NOW_S = BigInt(NOW.getTime() / 1000);
 
-let chain: LocalChain;
-let betting: BettingFixture;
-let t: TestApp;
-let chainEnv: Record<string, string>;
+let w: ChainWorld;
 beforeAll(async () => {
-  chain = await startLocalChain({ startTime: NOW });
-  betting = await deployBetting(chain);
-  chainEnv = {
-    CHAIN_VERIFIER: "rpc",
-    CHAIN_RPC_URL: chain.url,
-    BETTING_CONTRACT_ADDRESS: betting.betting,
-    CHAIN_ID: String(LOCAL_CHAIN_ID),
-    CHAIN_CONFIRMATIONS: "2",
-    SIWE_CHAIN_IDS: `1,${LOCAL_CHAIN_ID}`,
-  };
-  t = await createTestApp({ now: NOW, env: chainEnv });
+  w = await startChainWorld({ now: NOW, env: { CHAIN_CONFIRMATIONS: "2" } });
 });
 afterAll(async () => {
-  await t?.close();
-  await chain?.close();
+  await w?.close();
 });
 
-let keys = 1;
-/** A new player signed in with test key i, which is also a funded account on the chain. */
-async function newPlayer() {
-  const i = keys++;
-  return { i, ...(await signIn(t, testKey(i))) };
+async function report(p: Player, body: Record<string, unknown>) {
+  return dataOf(await betV2(w.t, p.cookie, body), 201).prediction;
 }
 
-/** 10 USDC on home (index 0 of market 1x2) at 2.15. */
-const homeBet = (eventId: string, over: Partial<BetOnChain> = {}): BetOnChain => ({
-  eventId,
-  market: "1x2",
-  outcome: 0,
-  amount: 10_000_000n,
-  oddsMilli: 2150n,
-  ...over,
-});
+const quoteRes = (cookie: string, body: Record<string, unknown>) =>
+  post(w.t, "/api/pred2earn/quote", cookie, body);
 
-/** The `bet-placed-v2` body matching `homeBet`, for transaction `txHash`. */
-const homeReport = (eventId: string, txHash: Hex, over: Record<string, unknown> = {}) => ({
-  eventId,
-  market: "1x2",
-  outcome: "home",
-  stakeUsdc: "10",
-  odds: 2.15,
-  txHash,
-  chainId: LOCAL_CHAIN_ID,
-  ...over,
-});
-
-async function report(cookie: string, body: Record<string, unknown>) {
-  return dataOf(await betV2(t, cookie, body), 201).prediction;
-}
-
-/** One run of the background re-check over every pending bet. */
-const recheck = () =>
-  recheckPendingBets(
-    onchainBetDeps({ config: t.config, database: t.database, clock: t.clock, log: silent }),
+/** The name of the contract error a placeBet from test key i would revert with (simulated, then sent). */
+async function revertOf(i: number, bet: SignedQuote, amount: bigint): Promise<string> {
+  await w.betting.fund(i, amount);
+  const args = [
     {
-      afterId: 0n,
-      limit: 1000,
+      bettor: bet.quote.bettor as Hex,
+      marketId: bet.quote.marketId as Hex,
+      outcome: bet.quote.outcome,
+      odds: BigInt(bet.quote.odds),
+      expiry: BigInt(bet.quote.expiry),
     },
-  );
-
-/** The player's prediction as `GET /api/user/predictions` serves it. */
-async function served(cookie: string, id: string) {
-  const res = await call(t.app, {
-    method: "GET",
-    url: "/api/user/predictions?limit=100",
-    headers: { cookie },
+    bet.signature,
+    amount,
+  ] as const;
+  let name = "none";
+  try {
+    await w.chain.client.simulateContract({
+      address: w.betting.betting,
+      abi: bettingAbi,
+      functionName: "placeBet",
+      args,
+      account: w.chain.address(i),
+    });
+  } catch (err) {
+    // Ganache answers a revert with JSON-RPC code -32000 and the revert data, which viem leaves undecoded.
+    const withData = (err as BaseError).walk((e) => typeof (e as { data?: unknown }).data === "string");
+    const data = (withData as { data?: Hex } | null)?.data;
+    name = data ? decodeErrorResult({ abi: bettingAbi, data }).errorName : "undecoded";
+  }
+  // And for real: the transaction is mined, reverted, and places nothing.
+  const tx = await w.chain.send(i, {
+    to: w.betting.betting,
+    data: encodeFunctionData({ abi: bettingAbi, functionName: "placeBet", args }),
   });
-  return dataOf(res).items.find((p: { id: string }) => p.id === id);
+  expect((await w.chain.client.getTransactionReceipt({ hash: tx })).status).toBe("reverted");
+  return name;
 }
 
-describe("confirmed bets", () => {
-  it("confirms a bet whose receipt matches the report, with the configured confirmations", async () => {
-    await putEvent(t, "oc-ok");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-ok"));
-    await chain.mine(1); // 2 confirmations
-    const prediction = await report(p.cookie, homeReport("oc-ok", tx));
+describe("POST /api/pred2earn/quote", () => {
+  it("signs the current odds for the signed-in wallet until now + QUOTE_TTL_SECONDS", async () => {
+    await putEvent(w.t, "q-ok");
+    const p = await w.newPlayer();
+    const q = dataOf(await quoteRes(p.cookie, { eventId: "q-ok", market: "1x2", outcome: "draw" }));
+    expect(q).toEqual({
+      eventId: "q-ok",
+      market: "1x2",
+      outcome: "draw",
+      odds: 3.4,
+      expiresAt: "2026-11-20T13:00:00.000Z", // NOW + 3600 s
+      chainId: LOCAL_CHAIN_ID,
+      contract: w.betting.betting,
+      quote: {
+        bettor: p.wallet,
+        marketId: onchainMarketId("q-ok", "1x2"),
+        outcome: 1,
+        odds: "3400",
+        expiry: String(NOW_S + 3600n),
+      },
+      signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+    });
+    const signer = await recoverTypedDataAddress({
+      domain: {
+        name: "SpBetting",
+        version: "1",
+        chainId: LOCAL_CHAIN_ID,
+        verifyingContract: w.betting.betting,
+      },
+      types: QUOTE_TYPES,
+      primaryType: "Quote",
+      message: { ...q.quote, odds: BigInt(q.quote.odds), expiry: BigInt(q.quote.expiry) },
+      signature: q.signature,
+    });
+    expect(signer).toBe(ODDS_SIGNER);
+  });
+
+  it("never lets a quote outlive kickoff: expiry is the last second before it", async () => {
+    await putEvent(w.t, "q-soon", { kickoffAt: "2026-11-20T12:10:00.000Z" });
+    const p = await w.newPlayer();
+    const q = dataOf(await quoteRes(p.cookie, { eventId: "q-soon", market: "total", outcome: "under" }));
+    expect(q).toMatchObject({
+      expiresAt: "2026-11-20T12:09:59.000Z",
+      quote: { outcome: 1, odds: "1850", expiry: String(NOW_S + 599n) },
+    });
+  });
+
+  it("refuses the signed-out (401), a closed event (409), an unknown event, market or outcome (404)", async () => {
+    expectError(
+      await call(w.t.app, {
+        method: "POST",
+        url: "/api/pred2earn/quote",
+        payload: { eventId: "x", market: "1x2", outcome: "home" },
+      }),
+      401,
+      "UNAUTHENTICATED",
+    );
+    await putEvent(w.t, "q-gone", { kickoffAt: "2026-11-20T11:00:00.000Z" });
+    const p = await w.newPlayer();
+    expectError(
+      await quoteRes(p.cookie, { eventId: "q-gone", market: "1x2", outcome: "home" }),
+      409,
+      "EVENT_CLOSED",
+    );
+    expectError(
+      await quoteRes(p.cookie, { eventId: "q-none", market: "1x2", outcome: "home" }),
+      404,
+      "NOT_FOUND",
+    );
+    await putEvent(w.t, "q-keys");
+    expectError(
+      await quoteRes(p.cookie, { eventId: "q-keys", market: "btts", outcome: "yes" }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await quoteRes(p.cookie, { eventId: "q-keys", market: "1x2", outcome: "over" }),
+      404,
+      "NOT_FOUND",
+    );
+    expectInvalid(await quoteRes(p.cookie, { eventId: "q-keys", market: "1x2" }), "body.outcome");
+  });
+
+  it("refuses an identity-only account (403) and answers 409 QUOTES_UNAVAILABLE without an odds signer", async () => {
+    const issuer = await startTestIssuer();
+    const bare = await createTestApp({ now: NOW, env: issuer.env, database: w.t.database });
+    try {
+      // Signed in through `bare` (identity login configured); the session is valid on every app of the database.
+      const token = await issuer.token("q-identity", NOW);
+      const signedIn = await call(bare.app, {
+        method: "POST",
+        url: "/api/auth/oidc",
+        payload: { idToken: token },
+      });
+      expect(signedIn.body.data.user.wallet).toBeNull();
+      const cookie = `session=${signedIn.cookies.find((c) => c.name === "session")!.value}`;
+      await putEvent(w.t, "q-who");
+      expectError(
+        await quoteRes(cookie, { eventId: "q-who", market: "1x2", outcome: "home" }),
+        403,
+        "FORBIDDEN",
+      );
+
+      const p = await signIn(bare, `0x${"77".repeat(32)}`);
+      const none = await post(bare, "/api/pred2earn/quote", p.cookie, {
+        eventId: "q-who",
+        market: "1x2",
+        outcome: "home",
+      });
+      expectError(none, 409, "QUOTES_UNAVAILABLE");
+    } finally {
+      await bare.close();
+      await issuer.close();
+    }
+  });
+});
+
+describe("GET /api/chain/info", () => {
+  it("publishes the chain, contract, USDC (read from the contract) and odds signer, checksummed", async () => {
+    expect(dataOf(await call(w.t.app, { method: "GET", url: "/api/chain/info" }))).toEqual({
+      chainId: LOCAL_CHAIN_ID,
+      bettingContract: w.betting.betting,
+      usdc: w.betting.usdc,
+      oddsSigner: ODDS_SIGNER,
+      quoteTtlSeconds: 3600,
+      confirmations: 2,
+      finality: "finalized",
+    });
+  });
+
+  it("answers nulls without a chain", async () => {
+    const bare = await createTestApp({ now: NOW, database: w.t.database });
+    try {
+      expect(dataOf(await call(bare.app, { method: "GET", url: "/api/chain/info" }))).toEqual({
+        chainId: null,
+        bettingContract: null,
+        usdc: null,
+        oddsSigner: null,
+        quoteTtlSeconds: 60,
+        confirmations: 3,
+        finality: "finalized",
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe("what the contract refuses", () => {
+  it("reverts altered odds, another bettor, another outcome, another market, an expired or reused quote", async () => {
+    await putEvent(w.t, "c-rev");
+    const p = await w.newPlayer();
+    const q = await w.quote(p, "c-rev", "1x2", "home");
+    const altered = (over: Partial<SignedQuote["quote"]>) => ({ ...q, quote: { ...q.quote, ...over } });
+    expect(await revertOf(p.i, altered({ odds: "500000" }), 1_000_000n)).toBe("BadQuoteSigner");
+    expect(await revertOf(p.i, altered({ outcome: 2 }), 1_000_000n)).toBe("BadQuoteSigner");
+    expect(await revertOf(p.i, altered({ marketId: onchainMarketId("c-rev", "total") }), 1_000_000n)).toBe(
+      "BadQuoteSigner",
+    );
+    expect(await revertOf(p.i, altered({ expiry: String(NOW_S + 7200n) }), 1_000_000n)).toBe(
+      "BadQuoteSigner",
+    );
+    const other = await w.newPlayer();
+    expect(await revertOf(other.i, q, 1_000_000n)).toBe("NotQuoteBettor");
+    const stale = await w.betting.sign({
+      bettor: p.wallet as Hex,
+      marketId: onchainMarketId("c-rev", "1x2"),
+      outcome: 0,
+      odds: 2150n,
+      expiry: NOW_S - 1n,
+    });
+    expect(await revertOf(p.i, stale, 1_000_000n)).toBe("QuoteExpired");
+    await w.betting.placeBet(p.i, q, 1_000_000n);
+    expect(await revertOf(p.i, q, 1_000_000n)).toBe("QuoteAlreadyUsed");
+  });
+
+  it("counts nothing placed with a quote the service did not issue, even when the contract took it", async () => {
+    // A compromised or mistaken owner hands the contract's signer role to the attacker's key.
+    const attackerKey: Hex = `0x${"a7".repeat(32)}`;
+    await w.betting.setOddsSigner(privateKeyToAddress(attackerKey));
+    try {
+      await putEvent(w.t, "c-rogue", {
+        markets: [
+          {
+            key: "1x2",
+            outcomes: [
+              { key: "home", label: "Home", odds: 1.5 },
+              { key: "away", label: "Away", odds: 2.5 },
+            ],
+          },
+        ],
+      });
+      const p = await w.newPlayer();
+      const forged = await w.betting.sign(
+        {
+          bettor: p.wallet as Hex,
+          marketId: onchainMarketId("c-rogue", "1x2"),
+          outcome: 0,
+          odds: 500_000n,
+          expiry: NOW_S + 3600n,
+        },
+        { key: attackerKey },
+      );
+      const tx = await w.betting.placeBet(p.i, forged, 1_000_000n);
+      expect((await w.chain.client.getTransactionReceipt({ hash: tx })).status).toBe("success");
+      await w.chain.mine(1);
+      await w.index();
+      expect(await history(w.t, p.cookie)).toEqual([]);
+      const res = await betV2(w.t, p.cookie, homeReport("c-rogue", tx, { stakeUsdc: "1", odds: 500 }));
+      expectError(res, 404, "BET_NOT_FOUND");
+      expect(res.body.error).toMatch(
+        /holds no bet of the betting contract 0x[0-9a-fA-F]{40} placed with a quote of this service$/,
+      );
+      w.t.clock.set(new Date("2026-11-25T20:00:00.000Z"));
+      dataOf(await postResult(w.t, "c-rogue", { status: "finished", winningOutcome: "home" }));
+      expect(await weekSp(w.t, p.cookie, 3)).toBe(0);
+    } finally {
+      w.t.clock.set(NOW);
+      await w.betting.setOddsSigner(ODDS_SIGNER);
+    }
+  });
+});
+
+describe("bets found on-chain", () => {
+  it("confirms a reported bet at the quote's odds once its block is final, keyed by its log", async () => {
+    await putEvent(w.t, "b-ok");
+    const p = await w.newPlayer();
+    const tx = await w.bet(p, "b-ok", "home", 10_000_000n);
+    await w.chain.mine(1);
+    const prediction = await report(p, homeReport("b-ok", tx));
     expect(prediction).toMatchObject({
       version: 2,
       status: "open",
@@ -111,204 +340,190 @@ describe("confirmed bets", () => {
       chainId: LOCAL_CHAIN_ID,
       rejectReason: null,
     });
-    // The receipt's logs: TestUSDC Transfer (0), then BetPlaced (1), which backs the prediction.
-    const stored = await findPrediction(t.database.db, BigInt(prediction.id));
-    expect(stored?.logIndex).toBe(1);
+    const receipt = await w.chain.client.getTransactionReceipt({ hash: tx });
+    const stored = (await findPrediction(w.t.database.db, BigInt(prediction.id)))!;
+    // The receipt's logs: TestUSDC Transfer (0), then BetPlaced (1), which is the bet.
+    expect(stored).toMatchObject({
+      logIndex: 1,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      contract: w.betting.betting.toLowerCase(),
+    });
+    // Reporting again, in any case of the hash, answers the same prediction.
+    expect((await report(p, homeReport("b-ok", tx.toUpperCase().replace("0X", "0x") as Hex))).id).toBe(
+      prediction.id,
+    );
   });
 
-  it("maps a market and an outcome to the on-chain eventId and outcome index (total/under is index 1)", async () => {
-    await putEvent(t, "oc-under");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(
-      p.i,
-      homeBet("oc-under", { market: "total", outcome: 1, oddsMilli: 1850n }),
-    );
-    await chain.mine(1);
+  it("maps a market and outcome through the quote (total/under is index 1)", async () => {
+    await putEvent(w.t, "b-under");
+    const p = await w.newPlayer();
+    const tx = await w.bet(p, "b-under", "under", 4_000_000n, "total");
+    await w.chain.mine(1);
     const prediction = await report(
-      p.cookie,
-      homeReport("oc-under", tx, { market: "total", outcome: "under", odds: 1.85 }),
+      p,
+      homeReport("b-under", tx, { market: "total", outcome: "under", stakeUsdc: "4", odds: 1.85 }),
     );
-    expect(prediction.status).toBe("open");
+    expect(prediction).toMatchObject({ status: "open", market: "total", outcome: "under", odds: 1.85 });
   });
 
-  it("keeps a bet pending until it has the confirmations, then the re-check confirms it", async () => {
-    await putEvent(t, "oc-later");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-later"));
-    const prediction = await report(p.cookie, homeReport("oc-later", tx)); // 1 confirmation
+  it("keeps a bet pending until its block is final; the indexer then opens it", async () => {
+    await putEvent(w.t, "b-later");
+    const p = await w.newPlayer();
+    const tx = await w.bet(p, "b-later", "home", 10_000_000n);
+    const prediction = await report(p, homeReport("b-later", tx)); // 1 confirmation
     expect(prediction.status).toBe("pending");
-    await recheck();
-    expect((await served(p.cookie, prediction.id)).status).toBe("pending");
-    await chain.mine(1);
-    await recheck();
-    expect(await served(p.cookie, prediction.id)).toMatchObject({ status: "open", rejectReason: null });
+    await w.index();
+    expect((await history(w.t, p.cookie))[0]).toMatchObject({ id: prediction.id, status: "pending" });
+    await w.chain.mine(1);
+    await w.index();
+    expect((await history(w.t, p.cookie))[0]).toMatchObject({ id: prediction.id, status: "open" });
   });
 
-  it("keeps a reported transaction that is not mined yet pending, and confirms it once mined", async () => {
-    await putEvent(t, "oc-pool");
-    const p = await newPlayer();
-    await betting.fund(p.i, 10_000_000n);
-    await chain.stopMining();
+  it("refuses a report of a transaction not mined yet without recording anything; it counts once mined", async () => {
+    await putEvent(w.t, "b-pool");
+    const p = await w.newPlayer();
+    const q = await w.quote(p, "b-pool", "1x2", "home");
+    await w.betting.fund(p.i, 10_000_000n);
+    await w.chain.stopMining();
     let tx: Hex;
     try {
-      tx = await betting.placeBet(p.i, homeBet("oc-pool"), { fund: false, wait: false });
-      const prediction = await report(p.cookie, homeReport("oc-pool", tx));
-      expect(prediction.status).toBe("pending");
-      await recheck();
-      expect((await served(p.cookie, prediction.id)).status).toBe("pending");
+      tx = await w.betting.placeBet(p.i, q, 10_000_000n, { fund: false, wait: false });
+      const early = await betV2(w.t, p.cookie, homeReport("b-pool", tx));
+      expectError(early, 404, "BET_NOT_FOUND");
+      expect(early.body.error).toBe(
+        `Transaction ${tx} is not mined on chain ${LOCAL_CHAIN_ID}; report it once it is`,
+      );
+      expect(await history(w.t, p.cookie)).toEqual([]);
     } finally {
-      await chain.startMining();
+      await w.chain.startMining();
     }
-    await chain.mine(2); // mines the transaction, then one block on top
-    await recheck();
-    const [mine] = (
-      await call(t.app, { method: "GET", url: "/api/user/predictions", headers: { cookie: p.cookie } })
-    ).body.data.items;
-    expect(mine).toMatchObject({ txHash: tx, status: "open" });
+    await w.chain.mine(2); // mines the transaction, then one block on top
+    expect(await report(p, homeReport("b-pool", tx))).toMatchObject({ txHash: tx, status: "open" });
   });
 
-  it("settles a bet confirmed after its event's result at once", async () => {
-    await putEvent(t, "oc-settled");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-settled"));
-    const prediction = await report(p.cookie, homeReport("oc-settled", tx));
+  it("settles a bet at once when its event's result came before its block was final", async () => {
+    await putEvent(w.t, "b-settled");
+    const p = await w.newPlayer();
+    const tx = await w.bet(p, "b-settled", "home", 10_000_000n);
+    const prediction = await report(p, homeReport("b-settled", tx));
     expect(prediction.status).toBe("pending");
-    t.clock.set(new Date("2026-11-25T20:00:00.000Z")); // after kickoff; the chain's clock is still on Nov 20
+    w.t.clock.set(new Date("2026-11-25T20:00:00.000Z")); // after kickoff; the chain's clock is still on Nov 20
     try {
-      dataOf(await postResult(t, "oc-settled", { status: "finished", winningOutcome: "home" }));
-      await chain.mine(1);
-      await recheck();
-      // floor(10 USDC × 2.15) = 21.5 USDC
-      expect(await served(p.cookie, prediction.id)).toMatchObject({ status: "won", payoutUsdc: "21.500000" });
+      dataOf(await postResult(w.t, "b-settled", { status: "finished", winningOutcome: "home" }));
+      await w.chain.mine(1);
+      await w.index();
+      // floor(10 USDC × 2.15) = 21.5 USDC; SP = 10 × 100 × 2.15 = 2150
+      expect((await history(w.t, p.cookie))[0]).toMatchObject({ status: "won", payoutUsdc: "21.500000" });
+      expect(await weekSp(w.t, p.cookie, 3)).toBe(2150);
     } finally {
-      t.clock.set(NOW);
+      w.t.clock.set(NOW);
     }
+  });
+
+  it("rejects a stake above 1,000,000 USDC, and skips one beyond 64 bits without stopping the indexer", async () => {
+    await putEvent(w.t, "b-big");
+    const p = await w.newPlayer();
+    const big = await w.bet(p, "b-big", "home", 1_000_000_000_001n);
+    const huge = await w.bet(p, "b-big", "away", 2n ** 70n);
+    const after = await w.bet(p, "b-big", "draw", 1_000_000n);
+    await w.chain.mine(1);
+    await w.index();
+    const mine = await history(w.t, p.cookie);
+    expect(mine.map((x) => [x.txHash, x.status, x.rejectReason])).toEqual([
+      [after, "open", null],
+      [
+        big,
+        "rejected",
+        "stake 1000000.000001 USDC is outside the 0.000001 to 1000000 USDC a bet counts with",
+      ],
+    ]);
+    expectError(
+      await betV2(w.t, p.cookie, homeReport("b-big", huge, { outcome: "away", odds: 3.1 })),
+      404,
+      "BET_NOT_FOUND",
+    );
   });
 });
 
-describe("rejected bets", () => {
-  /** Places `onChain` from player p (or from test key `from`), mines a block on top, reports `body`. */
-  async function rejectedReason(
-    onChain: BetOnChain,
-    body: (tx: Hex) => Record<string, unknown>,
-    from?: number,
-  ) {
-    await putEvent(t, onChain.eventId);
-    const p = await newPlayer();
-    const tx = await betting.placeBet(from ?? p.i, onChain);
-    await chain.mine(1);
-    const prediction = await report(p.cookie, body(tx));
-    expect(prediction.status).toBe("rejected");
-    return { reason: prediction.rejectReason as string, player: p };
-  }
-
-  it("rejects a reverted transaction", async () => {
-    await putEvent(t, "oc-revert");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-revert"), { fund: false }); // no allowance: reverts
-    expect((await chain.client.getTransactionReceipt({ hash: tx })).status).toBe("reverted");
-    await chain.mine(1);
-    const prediction = await report(p.cookie, homeReport("oc-revert", tx));
-    expect(prediction).toMatchObject({ status: "rejected", rejectReason: "the transaction reverted" });
+describe("reports that do not match the chain", () => {
+  it("refuses a report for another chain than CHAIN_ID (400)", async () => {
+    await putEvent(w.t, "r-chain");
+    const p = await w.newPlayer();
+    const tx = await w.bet(p, "r-chain", "home", 10_000_000n);
+    expectInvalid(await betV2(w.t, p.cookie, homeReport("r-chain", tx, { chainId: 1 })), "body.chainId");
   });
 
-  it("rejects a bet placed by another wallet than the signed-in one", async () => {
-    const other = keys++;
-    const { reason, player } = await rejectedReason(
-      homeBet("oc-bettor"),
-      (tx) => homeReport("oc-bettor", tx),
-      other,
-    );
-    expect(reason).toBe(
-      `the bet was placed by ${chain.address(other)}, not by the signed-in wallet ${player.wallet}`,
-    );
-  });
+  it("refuses a reverted transaction, one that is no bet, and a bet on another contract (404)", async () => {
+    await putEvent(w.t, "r-none");
+    const p = await w.newPlayer();
+    const q = await w.quote(p, "r-none", "1x2", "home");
+    const reverted = await w.betting.placeBet(p.i, q, 10_000_000n, { fund: false }); // no allowance
+    await w.chain.mine(1);
+    const res = await betV2(w.t, p.cookie, homeReport("r-none", reverted));
+    expectError(res, 404, "BET_NOT_FOUND");
+    expect(res.body.error).toBe(`Transaction ${reverted} reverted: it placed no bet`);
 
-  it("rejects a bet placed on another contract", async () => {
-    await putEvent(t, "oc-contract");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-contract"), { contract: betting.otherBetting });
-    await chain.mine(1);
-    const prediction = await report(p.cookie, homeReport("oc-contract", tx));
-    expect(prediction.status).toBe("rejected");
-    expect(prediction.rejectReason).toMatch(
-      /^the transaction has no BetPlaced event of the betting contract 0x/,
-    );
-  });
+    const transfer = await w.chain.send(p.i, { to: w.chain.address(0), data: "0x" });
+    await w.chain.mine(1);
+    expectError(await betV2(w.t, p.cookie, homeReport("r-none", transfer)), 404, "BET_NOT_FOUND");
 
-  it("rejects a transaction that is not a bet at all", async () => {
-    await putEvent(t, "oc-nobet");
-    const p = await newPlayer();
-    const tx = await chain.send(p.i, { to: chain.address(0), data: "0x" });
-    await chain.mine(1);
-    const prediction = await report(p.cookie, homeReport("oc-nobet", tx));
-    expect(prediction.rejectReason).toMatch(/^the transaction has no BetPlaced event/);
+    const elsewhere = await w.betting.placeBet(
+      p.i,
+      await w.betting.sign(
+        {
+          bettor: p.wallet as Hex,
+          marketId: onchainMarketId("r-none", "1x2"),
+          outcome: 0,
+          odds: 2150n,
+          expiry: NOW_S + 3600n,
+        },
+        { contract: w.betting.otherBetting },
+      ),
+      10_000_000n,
+      { contract: w.betting.otherBetting },
+    );
+    await w.chain.mine(1);
+    expectError(await betV2(w.t, p.cookie, homeReport("r-none", elsewhere)), 404, "BET_NOT_FOUND");
   });
 
   it.each([
-    ["amount", {}, { stakeUsdc: "11" }, "stake 10.000000 USDC on-chain, reported 11.000000"],
-    ["odds", {}, { odds: 2.2 }, "odds 2.15 on-chain, reported 2.2"],
-    ["outcome", { outcome: 2 }, {}, "outcome index 2 on-chain, but home is index 0"],
-    ["market", { market: "total" }, {}, "the bet is on another event or market than oc-market/1x2"],
-  ])("rejects a bet whose %s differs from the report", async (what, chainOver, reportOver, expected) => {
-    const eventId = `oc-${what}`;
-    const { reason } = await rejectedReason(homeBet(eventId, chainOver), (tx) =>
-      homeReport(eventId, tx, reportOver),
-    );
-    expect(reason).toBe(expected);
-  });
+    ["stake", { stakeUsdc: "11" }, "stake 10.000000 USDC on-chain, reported 11.000000"],
+    ["odds", { odds: 2.2 }, "odds 2.15 on-chain, reported 2.2"],
+    [
+      "outcome",
+      { outcome: "away", odds: 3.1 },
+      "outcome home on-chain, reported away; odds 2.15 on-chain, reported 3.1",
+    ],
+    ["market", { market: "total", outcome: "over" }, "the bet is on r-diff/1x2, reported r-diff/total"],
+  ])(
+    "refuses the bettor's report with another %s (409), which stays free to report",
+    async (_, over, reason) => {
+      await putEvent(w.t, "r-diff");
+      const p = await w.newPlayer();
+      const tx = await w.bet(p, "r-diff", "home", 10_000_000n);
+      await w.chain.mine(1);
+      const res = await betV2(w.t, p.cookie, homeReport("r-diff", tx, over));
+      expectError(res, 409, "BET_MISMATCH");
+      expect(res.body.error).toBe(`Transaction ${tx} holds your bet, but ${reason}`);
+      expect(await report(p, homeReport("r-diff", tx))).toMatchObject({ status: "open" });
+    },
+  );
 
-  it("rejects a report for another chain than CHAIN_ID without asking the node", async () => {
-    await putEvent(t, "oc-chain");
-    const p = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-chain"));
-    const prediction = await report(p.cookie, homeReport("oc-chain", tx, { chainId: 1 }));
-    expect(prediction).toMatchObject({
-      status: "rejected",
-      rejectReason: `bets are verified on chain ${LOCAL_CHAIN_ID}, not on chain 1`,
-    });
-  });
-});
-
-describe("duplicate reports", () => {
-  it("keeps one prediction per transaction: a replay returns it, another player's report is 409", async () => {
-    await putEvent(t, "oc-dup");
-    const p = await newPlayer();
-    const q = await newPlayer();
-    const tx = await betting.placeBet(p.i, homeBet("oc-dup"));
-    const first = await report(p.cookie, homeReport("oc-dup", tx));
-    expect(first.status).toBe("pending");
-    expect((await report(p.cookie, homeReport("oc-dup", tx))).id).toBe(first.id);
-    await chain.mine(1);
-    await recheck();
-    const again = await report(p.cookie, homeReport("oc-dup", `0x${tx.slice(2).toUpperCase()}`));
-    expect(again).toMatchObject({ id: first.id, status: "open" });
-    expectError(await betV2(t, q.cookie, homeReport("oc-dup", tx)), 409, "CONFLICT");
-    const mine = await call(t.app, {
-      method: "GET",
-      url: "/api/user/predictions",
-      headers: { cookie: p.cookie },
-    });
-    expect(dataOf(mine).items.filter((x: { txHash: string }) => x.txHash === tx)).toHaveLength(1);
-  });
-});
-
-describe("an unreachable node", () => {
-  it("leaves the bet pending; the re-check confirms it once the node answers", async () => {
+  it("answers 503 when the node cannot be reached, and records nothing", async () => {
     const offline = await createTestApp({
       now: NOW,
-      database: t.database,
-      env: { ...chainEnv, CHAIN_RPC_URL: "http://127.0.0.1:9/" },
+      database: w.t.database,
+      env: { ...w.env, CHAIN_RPC_URL: "http://127.0.0.1:9/" },
     });
     try {
-      await putEvent(t, "oc-offline");
-      const p = await newPlayer();
-      const tx = await betting.placeBet(p.i, homeBet("oc-offline"));
-      await chain.mine(1);
-      const prediction = dataOf(await betV2(offline, p.cookie, homeReport("oc-offline", tx)), 201).prediction;
-      expect(prediction.status).toBe("pending");
-      await recheck(); // through the configured node
-      expect((await served(p.cookie, prediction.id)).status).toBe("open");
+      await putEvent(w.t, "r-offline");
+      const p = await w.newPlayer();
+      const tx = await w.bet(p, "r-offline", "home", 10_000_000n);
+      await w.chain.mine(1);
+      expectError(await betV2(offline, p.cookie, homeReport("r-offline", tx)), 503, "SERVICE_UNAVAILABLE");
+      expect(await history(w.t, p.cookie)).toEqual([]);
+      expect(await report(p, homeReport("r-offline", tx))).toMatchObject({ status: "open" });
     } finally {
       await offline.close();
     }
@@ -316,65 +531,40 @@ describe("an unreachable node", () => {
 });
 
 describe("the running chain jobs", () => {
-  it("re-check pending bets every CHAIN_POLL_MS until stopped", async () => {
-    const config = testConfig({ ...chainEnv, CHAIN_POLL_MS: "100" });
-    const jobs = startChainJobs({ config, database: t.database, clock: t.clock, log: silent });
+  it("index bets every CHAIN_POLL_MS until stopped: an unreported bet opens in its bettor's history", async () => {
+    await w.indexers.release(); // the jobs' indexer needs the leader lock the world's indexer holds
+    const config = testConfig({ ...w.env, CHAIN_CONFIRMATIONS: "2", CHAIN_POLL_MS: "100" });
+    const jobs = startChainJobs({ config, database: w.t.database, clock: w.t.clock, log: silent });
     try {
-      await putEvent(t, "oc-jobs");
-      const p = await newPlayer();
-      const tx = await betting.placeBet(p.i, homeBet("oc-jobs"));
-      const prediction = await report(p.cookie, homeReport("oc-jobs", tx));
-      expect(prediction.status).toBe("pending");
-      await chain.mine(1);
+      await putEvent(w.t, "j-jobs");
+      const p = await w.newPlayer();
+      const tx = await w.bet(p, "j-jobs", "home", 10_000_000n);
+      await w.chain.mine(1);
       await expect
-        .poll(async () => (await served(p.cookie, prediction.id)).status, { timeout: 10_000 })
+        .poll(async () => (await history(w.t, p.cookie))[0]?.status, { timeout: 10_000 })
         .toBe("open");
+      expect((await history(w.t, p.cookie))[0]).toMatchObject({ txHash: tx });
     } finally {
       await jobs.stop();
     }
   });
 });
 
-// These move the chain's clock past kickoffs: they run last.
+// Moves the chain's clock past a kickoff: runs last.
 describe("kickoff", () => {
-  it("rejects a reported transaction never mined (dropped or replaced) once the confirmed chain passes kickoff", async () => {
-    await putEvent(t, "oc-dropped", { kickoffAt: "2026-11-21T00:00:00.000Z" });
-    const p = await newPlayer();
-    await betting.fund(p.i, 10_000_000n);
-    // Ganache mines both transactions of a same-nonce replacement, so a replaced transaction is stood in for by
-    // one signed and never sent: either way its hash never gets a receipt.
-    const { hash } = await chain.sign(p.i, {
-      to: betting.betting,
-      data: betting.placeBetData(homeBet("oc-dropped")),
-    });
-    const prediction = await report(p.cookie, homeReport("oc-dropped", hash));
-    expect(prediction.status).toBe("pending");
-    await recheck();
-    expect((await served(p.cookie, prediction.id)).status).toBe("pending");
-
-    await chain.setTime(new Date("2026-11-21T00:00:00.000Z"));
-    await chain.mine(1); // the head is at kickoff, but with 1 confirmation only
-    await recheck();
-    expect((await served(p.cookie, prediction.id)).status).toBe("pending");
-    await chain.mine(1);
-    await recheck();
-    expect(await served(p.cookie, prediction.id)).toMatchObject({
-      status: "rejected",
-      rejectReason: "the transaction was not mined before kickoff",
-    });
-  });
-
-  it("rejects a bet mined at or after kickoff, even when reported before it", async () => {
-    await putEvent(t, "oc-late", { kickoffAt: "2026-11-22T00:00:00.000Z" });
-    const p = await newPlayer();
-    await betting.fund(p.i, 10_000_000n);
-    await chain.setTime(new Date("2026-11-22T00:00:00.000Z"));
-    const tx = await betting.placeBet(p.i, homeBet("oc-late"), { fund: false });
-    await chain.mine(1);
-    const prediction = await report(p.cookie, homeReport("oc-late", tx)); // the service's clock: Nov 20
+  it("rejects a bet mined at or after kickoff (the kickoff moved earlier after the quote)", async () => {
+    await putEvent(w.t, "k-late");
+    const p = await w.newPlayer();
+    const q = await w.quote(p, "k-late", "1x2", "home"); // valid until 13:00
+    await putEvent(w.t, "k-late", { kickoffAt: "2026-11-20T12:30:00.000Z" });
+    await w.betting.fund(p.i, 10_000_000n);
+    await w.chain.setTime(new Date("2026-11-20T12:40:00.000Z"));
+    const tx = await w.betting.placeBet(p.i, q, 10_000_000n, { fund: false });
+    await w.chain.mine(1);
+    const prediction = await report(p, homeReport("k-late", tx));
     expect(prediction.status).toBe("rejected");
     expect(prediction.rejectReason).toMatch(
-      /^the bet was mined at 2026-11-22T00:00:0\d\.000Z, not before kickoff$/,
+      /^the bet was mined at 2026-11-20T12:40:0\d\.000Z, not before kickoff$/,
     );
   });
 });

@@ -94,7 +94,9 @@ async function placeDemoBet(
     clock,
     season: seasonOf(config),
     spPerUsdc: config.spPerUsdc,
+    welcomeCredits: config.welcomeCredits,
     verifier: trustVerifier,
+    chain: null,
     acceptedChainIds: [chainId],
   };
   return reportOnchainBet(onchainDeps, {

@@ -22,6 +22,8 @@ export interface CompetitionDeps {
   incentiveMicro: bigint;
   /** In-memory ranks of live weeks; null reads every rank from SQL. */
   cache?: LadderCache | null;
+  /** With the fee indexer on: the time up to which chain fees are recorded (null: none yet). Finalize waits on it. */
+  feesIndexedThrough?: (() => Promise<Date | null>) | null;
 }
 
 export interface ReadContext {

@@ -61,6 +61,17 @@ export async function finalizeWeek(
   if (now.getTime() < weekBounds(deps.season, week).end.getTime()) {
     throw new AppError("WEEK_NOT_ENDED", `Week ${week} has not ended yet`);
   }
+  if (week >= 1 && deps.feesIndexedThrough) {
+    // The pool freezes fees of week W−1: every block up to that week's end must have been indexed.
+    const feeWindowEnd = weekBounds(deps.season, week - 1).end;
+    const through = await deps.feesIndexedThrough();
+    if (!through || through.getTime() < feeWindowEnd.getTime()) {
+      throw new AppError(
+        "FEES_NOT_INDEXED",
+        `The fee indexer has not yet read the chain up to ${feeWindowEnd.toISOString()}, the end of week ${week - 1}'s fees (read up to ${through?.toISOString() ?? "nothing yet"}); try again shortly`,
+      );
+    }
+  }
   const result = await deps.db.transaction(async (tx) => {
     if (week >= 1 && !(await findFinalizedWeek(tx, week - 1))) {
       throw new AppError("PREVIOUS_WEEK_NOT_FINALIZED", `Finalize week ${week - 1} first`);

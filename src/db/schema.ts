@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -78,7 +79,11 @@ export const events = pgTable(
   ],
 );
 
-/** The append-only SP ledger. Nothing updates or deletes a row; `external_id` makes every source replay-safe. */
+/**
+ * The append-only SP ledger. Nothing updates or deletes a row; `external_id` makes every source replay-safe. A row
+ * is undone only by a compensating row (`reverses_id`: same user, type and event, the opposite amount), at most
+ * one per row: e.g. the SP of an on-chain bet whose block a reorganisation removed.
+ */
 export const spLedger = pgTable(
   "sp_ledger",
   {
@@ -90,17 +95,22 @@ export const spLedger = pgTable(
     amount: bigint("amount", { mode: "number" }).notNull(),
     eventId: text("event_id").references(() => events.id),
     externalId: text("external_id").notNull(),
+    reversesId: bigint("reverses_id", { mode: "bigint" }).references((): AnyPgColumn => spLedger.id),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("sp_ledger_external_id_key").on(t.externalId),
+    uniqueIndex("sp_ledger_reverses_key").on(t.reversesId),
     index("sp_ledger_user_idx").on(t.userId, t.id),
     index("sp_ledger_event_idx").on(t.eventId),
     check(
       "sp_ledger_type_check",
       sql`${t.type} in ('PREDICTION','WARMUP_PREDICTION','ONCHAIN_PREDICTION','ONCHAIN_SP','REFERRAL','RAFFLE','ADJUSTMENT')`,
     ),
-    check("sp_ledger_amount_check", sql`${t.amount} >= 0 or ${t.type} = 'ADJUSTMENT'`),
+    check(
+      "sp_ledger_amount_check",
+      sql`${t.amount} >= 0 or ${t.type} = 'ADJUSTMENT' or ${t.reversesId} is not null`,
+    ),
   ],
 );
 
@@ -173,7 +183,11 @@ export const competitionEligibility = pgTable(
   ],
 );
 
-/** On-chain protocol (house) fees; one record per (txHash, logIndex). */
+/**
+ * On-chain protocol (house) fees; one record per (txHash, logIndex). Records of the fee indexer carry the chain,
+ * the emitting contract and the block they were read from, so a reorganisation can remove them; records of the
+ * feed API have none of these.
+ */
 export const protocolFees = pgTable(
   "protocol_fees",
   {
@@ -182,11 +196,19 @@ export const protocolFees = pgTable(
     logIndex: integer("log_index").notNull(),
     amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
     occurredAt: ts("occurred_at").notNull(),
+    chainId: integer("chain_id"),
+    /** Lower-case address of the contract that emitted the fee event. */
+    contract: text("contract"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    blockHash: text("block_hash"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("protocol_fees_tx_log_key").on(t.txHash, t.logIndex),
     index("protocol_fees_occurred_idx").on(t.occurredAt),
+    index("protocol_fees_block_idx")
+      .on(t.chainId, t.contract, t.blockNumber)
+      .where(sql`${t.blockNumber} is not null`),
   ],
 );
 
@@ -260,8 +282,16 @@ export const predictions = pgTable(
     settledAt: ts("settled_at"),
     txHash: text("tx_hash"),
     chainId: integer("chain_id"),
-    /** v2: index of the BetPlaced log that backs the prediction, set when the RPC verifier confirms it. */
+    /** v2 from the chain: index (in its block) of the BetPlaced log that is the bet; null for a trusted report. */
     logIndex: integer("log_index"),
+    /** v2 from the chain: lower-case address of the betting contract, and the block the log was read from. */
+    contract: text("contract"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    blockHash: text("block_hash"),
+    /** v2 from the chain: the EIP-712 digest of the quote the bet was placed with (bet_quotes). */
+    quoteDigest: text("quote_digest"),
+    /** Set when the bet's block left the canonical chain: the bet is rejected and no longer holds its log's key. */
+    orphanedAt: ts("orphaned_at"),
     rejectReason: text("reject_reason"),
     idempotencyKey: text("idempotency_key"),
     /** v1: the credits balance right after the stake, so an idempotent replay returns the first answer. */
@@ -270,8 +300,17 @@ export const predictions = pgTable(
   (t) => [
     index("predictions_user_idx").on(t.userId, t.id),
     index("predictions_event_idx").on(t.eventId, t.status),
-    uniqueIndex("predictions_tx_hash_key").on(t.txHash),
-    uniqueIndex("predictions_chain_tx_log_key").on(t.chainId, t.txHash, t.logIndex),
+    // One live v2 prediction per BetPlaced log (chain, tx, log index) ...
+    uniqueIndex("predictions_chain_tx_log_key")
+      .on(t.chainId, t.txHash, t.logIndex)
+      .where(sql`${t.version} = 2 and ${t.orphanedAt} is null`),
+    // ... and one per reported transaction no log backs (CHAIN_VERIFIER=none or trust): it holds the hash.
+    uniqueIndex("predictions_reported_tx_key")
+      .on(t.txHash)
+      .where(sql`${t.version} = 2 and ${t.logIndex} is null and ${t.orphanedAt} is null`),
+    index("predictions_chain_block_idx")
+      .on(t.chainId, t.contract, t.blockNumber)
+      .where(sql`${t.blockNumber} is not null and ${t.orphanedAt} is null`),
     index("predictions_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`),
     uniqueIndex("predictions_idempotency_key").on(t.userId, t.version, t.idempotencyKey),
     check("predictions_status_check", sql`${t.status} in ('pending','open','won','lost','void','rejected')`),
@@ -281,6 +320,34 @@ export const predictions = pgTable(
     ),
   ],
 );
+
+/**
+ * Version-2 quotes the service signed: a price for one bettor, market and outcome until `expires_at`, keyed by the
+ * EIP-712 digest the contract verifies. A BetPlaced log counts only when its quote is here (the digest of the log's
+ * fields is), signed by `signer`: that is how the service knows the bet's event, market and outcome keys.
+ */
+export const betQuotes = pgTable("bet_quotes", {
+  digest: text("digest").primaryKey(),
+  userId: bigint("user_id", { mode: "bigint" })
+    .notNull()
+    .references(() => users.id),
+  /** Lower-case addresses. */
+  bettor: text("bettor").notNull(),
+  chainId: integer("chain_id").notNull(),
+  contract: text("contract").notNull(),
+  signer: text("signer").notNull(),
+  eventId: text("event_id")
+    .notNull()
+    .references(() => events.id),
+  market: text("market").notNull(),
+  outcome: text("outcome").notNull(),
+  marketId: text("market_id").notNull(),
+  outcomeIndex: integer("outcome_index").notNull(),
+  oddsMilli: bigint("odds_milli", { mode: "bigint" }).notNull(),
+  expiresAt: ts("expires_at").notNull(),
+  signature: text("signature").notNull(),
+  createdAt: createdAt(),
+});
 
 /** USDC payout claims of won or void version-2 predictions: one per prediction. */
 export const usdcClaims = pgTable("usdc_claims", {
@@ -313,3 +380,19 @@ export const chainCursors = pgTable("chain_cursors", {
   nextBlock: bigint("next_block", { mode: "bigint" }).notNull(),
   updatedAt: ts("updated_at").notNull(),
 });
+
+/**
+ * Blocks an indexer has read, per cursor name: the last block of each stored range, with its hash and time. The
+ * newest is re-checked against the chain on every run (a different hash means a reorganisation: everything read
+ * above the newest block that still matches is rolled back), and its time says how far the index reaches.
+ */
+export const chainBlocks = pgTable(
+  "chain_blocks",
+  {
+    name: text("name").notNull(),
+    number: bigint("number", { mode: "bigint" }).notNull(),
+    hash: text("hash").notNull(),
+    blockTime: ts("block_time").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.number] })],
+);

@@ -1,5 +1,5 @@
 /** The only SQL over protocol fee records. */
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.js";
 import { protocolFees } from "../db/schema.js";
 
@@ -8,7 +8,7 @@ export type FeeRow = typeof protocolFees.$inferSelect;
 /** Inserts a fee unless (txHash, logIndex) is known; returns the stored record either way. */
 export async function insertFee(
   q: Queryable,
-  fee: { txHash: string; logIndex: number; amountMicro: bigint; occurredAt: Date },
+  fee: typeof protocolFees.$inferInsert,
 ): Promise<{ fee: FeeRow; created: boolean }> {
   const [inserted] = await q
     .insert(protocolFees)
@@ -30,4 +30,23 @@ export async function sumFees(q: Queryable, start: Date, end: Date): Promise<big
     .from(protocolFees)
     .where(and(gte(protocolFees.occurredAt, start), lt(protocolFees.occurredAt, end)));
   return BigInt(row?.total ?? "0");
+}
+
+/** Deletes the fees of these contracts on this chain read from blocks above `after`; returns how many. */
+export async function deleteFeesAbove(
+  q: Queryable,
+  where: { chainId: number; contracts: string[]; after: bigint },
+): Promise<number> {
+  if (where.contracts.length === 0) return 0;
+  const deleted = await q
+    .delete(protocolFees)
+    .where(
+      and(
+        eq(protocolFees.chainId, where.chainId),
+        inArray(protocolFees.contract, where.contracts),
+        gt(protocolFees.blockNumber, where.after),
+      ),
+    )
+    .returning({ id: protocolFees.id });
+  return deleted.length;
 }

@@ -20,6 +20,8 @@ export interface NewSpEntry {
   amount: number;
   eventId: string | null;
   externalId: string;
+  /** Set only by `reverseSpEntry`: the row this one compensates. */
+  reversesId?: bigint | null;
 }
 
 /**
@@ -61,6 +63,33 @@ export async function appendSpEntry(
     await addWeekSp(tx, week, [{ userId: entry.userId, amount: entry.amount }]);
   }
   return { row: inserted, created: true };
+}
+
+/**
+ * Undoes the row whose external id is `externalId` with its compensating row: same user, type and event, the
+ * opposite amount, `reverses_id` set, external id `reversal:<externalId>`. The totals follow as for any row, so a
+ * reversed competitive row leaves its week's ladder. At most once per row (a replay returns the first reversal);
+ * null when no row has that external id.
+ */
+export async function reverseSpEntry(
+  tx: Tx,
+  season: Season,
+  externalId: string,
+): Promise<{ row: SpLedgerRow; created: boolean } | null> {
+  const [original] = await tx.select().from(spLedger).where(eq(spLedger.externalId, externalId));
+  if (!original) return null;
+  const reversal = await appendSpEntry(tx, season, {
+    userId: original.userId,
+    type: original.type as SpType,
+    amount: -original.amount,
+    eventId: original.eventId,
+    externalId: `reversal:${externalId}`,
+    reversesId: original.id,
+  });
+  if (reversal.row.reversesId !== original.id) {
+    throw new Error(`ledger row reversal:${externalId} exists but does not reverse row ${original.id}`);
+  }
+  return reversal;
 }
 
 async function addWeekSp(

@@ -1,13 +1,16 @@
 /**
- * The chain verifier: confirms that a reported version-2 bet happened on-chain as reported. One interface, several
- * implementations: "none" (bets stay pending until a real verifier runs), "trust" (development only: believes
- * the report) and "rpc" (reads the transaction receipt from a node: src/chain/rpc-verifier.ts).
+ * How version-2 bets are confirmed, as CHAIN_VERIFIER says:
+ * - "rpc": the chain decides. Bets are the betting contract's BetPlaced logs, found by the bet indexer
+ *   (src/chain/bet-indexer.ts) and, for a report, read from the transaction's receipt through a `ChainBetReader`
+ *   (src/chain/tx-bets.ts). A report never creates a bet of its own.
+ * - "none": a report is stored pending and stays so (no verifier runs).
+ * - "trust" (development only, refused in production): a report is believed as sent.
+ * The last two judge reports through a `ChainVerifier`.
  */
 import { createChainClient } from "../chain/chain-client.js";
-import { createRpcVerifier } from "../chain/rpc-verifier.js";
+import { createTxBetReader } from "../chain/tx-bets.js";
 import type { Config } from "../config.js";
-import type { Queryable } from "../db/client.js";
-import { findEvent, type StoredMarket } from "../events/events.repository.js";
+import type { ChainBetLog } from "./record-chain-bets.js";
 
 export interface BetReport {
   chainId: number;
@@ -20,9 +23,8 @@ export interface BetReport {
   oddsMilli: bigint;
 }
 
-/** `logIndex`: the log that backs a confirmed bet, when the verifier knows it. */
 export type Verification =
-  | { status: "confirmed"; logIndex?: number }
+  | { status: "confirmed" }
   | { status: "pending" }
   | { status: "rejected"; reason: string };
 
@@ -30,33 +32,36 @@ export interface ChainVerifier {
   verify(report: BetReport): Promise<Verification>;
 }
 
-/** Where a verifier reports trouble it answers "pending" for (an unreachable node); pino-compatible. */
-export interface VerifierLog {
-  warn(details: object, message: string): void;
-}
-
 export const pendingVerifier: ChainVerifier = { verify: async () => ({ status: "pending" }) };
 export const trustVerifier: ChainVerifier = { verify: async () => ({ status: "confirmed" }) };
 
-/** The verifier CHAIN_VERIFIER names; "rpc" reads events (kickoff, outcome order) from `db`. */
-export function chainVerifierFor(
-  config: Pick<Config, "chainVerifier" | "chain">,
-  db: Queryable,
-  log?: VerifierLog,
-): ChainVerifier {
-  if (config.chainVerifier === "trust") return trustVerifier;
-  if (config.chainVerifier !== "rpc") return pendingVerifier;
+/** What one transaction holds, as the chain says. */
+export type TxBets =
+  | { kind: "not-mined" }
+  | { kind: "reverted" }
+  | { kind: "mined"; final: boolean; bets: ChainBetLog[] };
+
+export interface ChainBetReader {
+  chainId: number;
+  /** Lower-case address of the betting contract. */
+  contract: string;
+  /** Throws when the node cannot be reached or serves another chain. */
+  readTransaction(txHash: `0x${string}`): Promise<TxBets>;
+}
+
+/** The report verifier of CHAIN_VERIFIER=none or trust ("rpc" reads the chain instead: `chainBetReaderFor`). */
+export function chainVerifierFor(config: Pick<Config, "chainVerifier">): ChainVerifier {
+  return config.chainVerifier === "trust" ? trustVerifier : pendingVerifier;
+}
+
+/** The receipt reader of CHAIN_VERIFIER=rpc; null otherwise. */
+export function chainBetReaderFor(config: Pick<Config, "chainVerifier" | "chain">): ChainBetReader | null {
   const chain = config.chain;
-  if (!chain) throw new Error("CHAIN_VERIFIER=rpc needs the chain configuration");
-  return createRpcVerifier({
+  if (config.chainVerifier !== "rpc" || !chain?.rpcUrl || !chain.contract) return null;
+  return createTxBetReader({
     client: createChainClient(chain.rpcUrl),
     chainId: chain.chainId,
     contract: chain.contract,
-    confirmations: chain.confirmations,
-    findEvent: async (id) => {
-      const event = await findEvent(db, id);
-      return event && { kickoffAt: event.kickoffAt, markets: event.markets as StoredMarket[] };
-    },
-    log,
+    finality: { mode: chain.finality, confirmations: chain.confirmations },
   });
 }

@@ -1,7 +1,7 @@
-/** The only SQL over predictions and USDC claims. */
-import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+/** The only SQL over predictions, version-2 quotes and USDC claims. */
+import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { predictions, usdcClaims, users } from "../db/schema.js";
+import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
@@ -36,8 +36,103 @@ export async function findByIdempotencyKey(
   return row ?? null;
 }
 
-export async function findByTxHash(q: Queryable, txHash: string): Promise<PredictionRow | null> {
-  const [row] = await q.select().from(predictions).where(eq(predictions.txHash, txHash));
+/** The v2 prediction of a reported transaction that no log backs (CHAIN_VERIFIER=none or trust), on any chain. */
+export async function findReportedTx(q: Queryable, txHash: string): Promise<PredictionRow | null> {
+  const [row] = await q
+    .select()
+    .from(predictions)
+    .where(
+      and(
+        eq(predictions.version, 2),
+        eq(predictions.txHash, txHash),
+        isNull(predictions.logIndex),
+        isNull(predictions.orphanedAt),
+      ),
+    );
+  return row ?? null;
+}
+
+/** The live (not orphaned) v2 prediction of one BetPlaced log (chain, tx, log index). */
+export async function findChainBet(
+  q: Queryable,
+  key: { chainId: number; txHash: string; logIndex: number },
+): Promise<PredictionRow | null> {
+  const [row] = await q
+    .select()
+    .from(predictions)
+    .where(
+      and(
+        eq(predictions.version, 2),
+        eq(predictions.chainId, key.chainId),
+        eq(predictions.txHash, key.txHash),
+        eq(predictions.logIndex, key.logIndex),
+        isNull(predictions.orphanedAt),
+      ),
+    );
+  return row ?? null;
+}
+
+/** Records the block a chain bet's log was (re-)read from. */
+export async function moveChainBet(
+  tx: Tx,
+  id: bigint,
+  block: { blockNumber: bigint; blockHash: string },
+): Promise<PredictionRow> {
+  const [row] = await tx.update(predictions).set(block).where(eq(predictions.id, id)).returning();
+  return row!;
+}
+
+/**
+ * Live chain bets of a contract read from blocks in [from, to] (`to` null: no upper bound), locked; with
+ * `settledOnly`, pending ones are left out.
+ */
+export async function lockChainBetsInBlocks(
+  tx: Tx,
+  f: { chainId: number; contract: string; from: bigint; to: bigint | null; settledOnly?: boolean },
+): Promise<PredictionRow[]> {
+  return tx
+    .select()
+    .from(predictions)
+    .where(
+      and(
+        eq(predictions.chainId, f.chainId),
+        eq(predictions.contract, f.contract),
+        f.to === null ? gte(predictions.blockNumber, f.from) : between(predictions.blockNumber, f.from, f.to),
+        isNull(predictions.orphanedAt),
+        f.settledOnly ? ne(predictions.status, "pending") : undefined,
+      ),
+    )
+    .orderBy(predictions.id)
+    .for("update");
+}
+
+/**
+ * Marks a live chain bet orphaned (its block left the canonical chain): rejected with `reason`, no payout, and
+ * no longer holding its log's key; null when it was already orphaned.
+ */
+export async function markOrphaned(
+  tx: Tx,
+  id: bigint,
+  reason: string,
+  now: Date,
+): Promise<PredictionRow | null> {
+  const [row] = await tx
+    .update(predictions)
+    .set({ status: "rejected", rejectReason: reason, orphanedAt: now, payoutMicro: null })
+    .where(and(eq(predictions.id, id), isNull(predictions.orphanedAt)))
+    .returning();
+  return row ?? null;
+}
+
+export type QuoteRow = typeof betQuotes.$inferSelect;
+
+/** Stores a signed quote (a replay of the same digest keeps the first). */
+export async function insertQuote(q: Queryable, values: typeof betQuotes.$inferInsert): Promise<void> {
+  await q.insert(betQuotes).values(values).onConflictDoNothing();
+}
+
+export async function findQuote(q: Queryable, digest: string): Promise<QuoteRow | null> {
+  const [row] = await q.select().from(betQuotes).where(eq(betQuotes.digest, digest));
   return row ?? null;
 }
 
@@ -76,21 +171,17 @@ export async function markSettled(
     .where(and(eq(predictions.id, id), eq(predictions.status, "open")));
 }
 
-/**
- * Moves a pending v2 prediction to open (confirmed, with the index of the log that backs it when known) or
- * rejected; null when it was no longer pending.
- */
+/** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */
 export async function resolvePending(
   tx: Tx,
   id: bigint,
-  outcome: { status: "open"; logIndex?: number | null } | { status: "rejected"; reason: string },
+  outcome: { status: "open" } | { status: "rejected"; reason: string },
 ): Promise<PredictionRow | null> {
   const [row] = await tx
     .update(predictions)
     .set({
       status: outcome.status,
       rejectReason: outcome.status === "rejected" ? outcome.reason : null,
-      logIndex: outcome.status === "open" ? (outcome.logIndex ?? null) : null,
     })
     .where(and(eq(predictions.id, id), eq(predictions.status, "pending")))
     .returning();
@@ -145,19 +236,5 @@ export async function listUserPredictions(
     .from(predictions)
     .where(and(...conditions))
     .orderBy(desc(predictions.id))
-    .limit(f.limit);
-}
-
-/** Pending v2 predictions with id > afterId, oldest first, each with the reporting user's wallet (lower-case). */
-export async function listPendingOnchain(
-  q: Queryable,
-  f: { afterId: bigint; limit: number },
-): Promise<Array<{ prediction: PredictionRow; walletLower: string | null }>> {
-  return q
-    .select({ prediction: predictions, walletLower: users.wallet })
-    .from(predictions)
-    .innerJoin(users, eq(users.id, predictions.userId))
-    .where(and(eq(predictions.status, "pending"), gt(predictions.id, f.afterId)))
-    .orderBy(asc(predictions.id))
     .limit(f.limit);
 }

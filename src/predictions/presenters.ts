@@ -2,6 +2,7 @@
 import { formatOdds, formatUsdc } from "../shared/money.js";
 import type { ClaimResult } from "./claim-payout.js";
 import type { PredictionRow } from "./predictions.repository.js";
+import type { QuoteResult } from "./quote-bet.js";
 
 export function presentPrediction(p: PredictionRow) {
   const common = {
@@ -34,5 +35,26 @@ export function presentClaim(c: ClaimResult) {
     ...(p.version === 1 ? { payout: p.payout ?? 0 } : { payoutUsdc: formatUsdc(p.payoutMicro ?? 0n) }),
     claimedAt: c.claimedAt.toISOString(),
     balance: c.balance,
+  };
+}
+
+/** A signed quote: the offer in the service's terms, and the `quote` + `signature` to pass to `placeBet`. */
+export function presentQuote(q: QuoteResult) {
+  return {
+    eventId: q.eventId,
+    market: q.market,
+    outcome: q.outcome,
+    odds: formatOdds(q.oddsMilli),
+    expiresAt: q.expiresAt.toISOString(),
+    chainId: q.chainId,
+    contract: q.contract,
+    quote: {
+      bettor: q.message.bettor,
+      marketId: q.message.marketId,
+      outcome: q.message.outcome,
+      odds: q.message.odds.toString(),
+      expiry: q.message.expiry.toString(),
+    },
+    signature: q.signature,
   };
 }

@@ -1,22 +1,43 @@
+/**
+ * `bet-placed-v2`: a player reports a USDC bet placed on-chain.
+ *
+ * Contract, with CHAIN_VERIFIER=rpc (`deps.chain`): the report is a hint, never a claim on the transaction.
+ * - The reporting user must have a wallet (403); `chainId` must be CHAIN_ID (400).
+ * - The transaction's receipt is read now: not mined, reverted, or holding no bet of the betting contract placed
+ *   with a quote of this service → 404 BET_NOT_FOUND. The node unreachable → 503 SERVICE_UNAVAILABLE.
+ * - Its bets are recorded as the bet indexer would (record-chain-bets.ts): owned by the wallet that placed them,
+ *   pending until their block is final, then open or rejected. So a bet shows up before the indexer reaches it.
+ * - The answer is the reporting wallet's bet equal to the report (event, market, outcome, stake, odds). The bets
+ *   of another wallet → 403 FORBIDDEN; the wallet's own bet with other details → 409 BET_MISMATCH naming the
+ *   differences. Neither changes anything: the bet stays its bettor's, who can report it correctly at any time.
+ * - Idempotent by construction (the bets are keyed by the chain); Idempotency-Key is accepted and not needed.
+ *
+ * With "none" or "trust": the report itself is stored (pending, or open when trusted), one per transaction; a
+ * replay with the same details returns it, anything else is 409 CONFLICT.
+ */
 import { AppError } from "../errors.js";
 import { findEvent, lockEventForBet } from "../events/events.repository.js";
 import { parseOddsMilli, parseUsdc } from "../shared/money.js";
+import { checksumWallet } from "../users/presenters.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
-import type { ChainVerifier } from "./chain-verifier.js";
+import type { ChainBetReader, ChainVerifier, TxBets } from "./chain-verifier.js";
+import { matchReport } from "./onchain-bet-rules.js";
 import {
   findByIdempotencyKey,
-  findByTxHash,
   findPrediction,
+  findReportedTx,
   insertPrediction,
-  listPendingOnchain,
   type PredictionRow,
   resolvePending,
 } from "./predictions.repository.js";
-import { type SettleDeps, settlePrediction } from "./settle-event.js";
+import { type ChainBetsDeps, recordChainBets } from "./record-chain-bets.js";
+import { settlePrediction } from "./settle-event.js";
 import type { EventResult } from "./settlement.js";
 
-export interface OnchainBetDeps extends SettleDeps {
+export interface OnchainBetDeps extends ChainBetsDeps {
   verifier: ChainVerifier;
+  /** The chain's receipts, with CHAIN_VERIFIER=rpc; null otherwise. */
+  chain: ChainBetReader | null;
   acceptedChainIds: number[];
 }
 
@@ -72,6 +93,15 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
     throw field("odds", "must be decimal odds above 1 with at most 3 decimals");
   }
   const txHash = input.txHash.toLowerCase();
+  if (deps.chain) {
+    return reportChainBet(deps, deps.chain, {
+      ...input,
+      walletLower: input.walletLower,
+      txHash,
+      stakeMicro,
+      oddsMilli,
+    });
+  }
   const replayOf = (p: PredictionRow) => {
     if (!sameReport(p, input, txHash, stakeMicro, oddsMilli)) {
       throw new AppError(
@@ -84,7 +114,7 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
     return p;
   };
   const earlier =
-    (await findByTxHash(deps.db, txHash)) ??
+    (await findReportedTx(deps.db, txHash)) ??
     (input.idempotencyKey
       ? await findByIdempotencyKey(deps.db, input.userId, 2, input.idempotencyKey)
       : null);
@@ -112,7 +142,7 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
     });
     if (inserted) return inserted;
     const winner =
-      (await findByTxHash(tx, txHash)) ??
+      (await findReportedTx(tx, txHash)) ??
       (await findByIdempotencyKey(tx, input.userId, 2, input.idempotencyKey!));
     return replayOf(winner!);
   });
@@ -142,7 +172,7 @@ export async function verifyPendingBet(
     const resolved = await resolvePending(
       tx,
       p.id,
-      verdict.status === "confirmed" ? { status: "open", logIndex: verdict.logIndex ?? null } : verdict,
+      verdict.status === "confirmed" ? { status: "open" } : verdict,
     );
     if (resolved?.status !== "open") return;
     const event = await findEvent(tx, resolved.eventId);
@@ -151,21 +181,58 @@ export async function verifyPendingBet(
   return (await findPrediction(deps.db, p.id))!;
 }
 
-/**
- * Asks the verifier again about up to `limit` pending v2 predictions with id > afterId, oldest first (the
- * background re-check). `nextAfterId` continues the round, or is 0n to start over, so a bet that stays pending
- * does not starve the others.
- */
-export async function recheckPendingBets(
+async function reportChainBet(
   deps: OnchainBetDeps,
-  opts: { afterId: bigint; limit: number },
-): Promise<{ checked: number; resolved: number; nextAfterId: bigint }> {
-  const batch = await listPendingOnchain(deps.db, opts);
-  let resolved = 0;
-  for (const { prediction, walletLower } of batch) {
-    if (!walletLower) continue;
-    if ((await verifyPendingBet(deps, prediction, walletLower)).status !== "pending") resolved++;
+  chain: ChainBetReader,
+  report: OnchainBetInput & { walletLower: string; txHash: string; stakeMicro: bigint; oddsMilli: bigint },
+): Promise<PredictionRow> {
+  if (report.chainId !== chain.chainId) {
+    throw field("chainId", `must be ${chain.chainId}: bets are verified on that chain`);
   }
-  const last = batch.at(-1)?.prediction.id;
-  return { checked: batch.length, resolved, nextAfterId: batch.length === opts.limit && last ? last : 0n };
+  let read: TxBets;
+  try {
+    read = await chain.readTransaction(report.txHash as `0x${string}`);
+  } catch (err) {
+    deps.log?.warn({ err, txHash: report.txHash }, "could not read a reported transaction from the chain");
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "The chain cannot be read right now; report the bet again later",
+    );
+  }
+  const hash = report.txHash;
+  if (read.kind === "not-mined") {
+    throw new AppError(
+      "BET_NOT_FOUND",
+      `Transaction ${hash} is not mined on chain ${chain.chainId}; report it once it is`,
+    );
+  }
+  if (read.kind === "reverted")
+    throw new AppError("BET_NOT_FOUND", `Transaction ${hash} reverted: it placed no bet`);
+  const { bets } = await deps.db.transaction((t) =>
+    recordChainBets(t, deps, read.bets, { final: read.final }),
+  );
+  if (bets.length === 0) {
+    throw new AppError(
+      "BET_NOT_FOUND",
+      `Transaction ${hash} holds no bet of the betting contract ${checksumWallet(chain.contract)} placed with a quote of this service`,
+    );
+  }
+  const match = matchReport(
+    bets.map((b) => ({ ...b.prediction, stakeMicro: b.prediction.stakeMicro!, walletLower: b.bettor })),
+    report,
+    report.walletLower,
+  );
+  if ("otherWallet" in match) {
+    throw new AppError(
+      "FORBIDDEN",
+      `The bet in transaction ${hash} was placed by ${match.otherWallet}, not by your wallet ${checksumWallet(report.walletLower)}: a bet belongs to the wallet that placed it`,
+    );
+  }
+  if ("differences" in match) {
+    throw new AppError(
+      "BET_MISMATCH",
+      `Transaction ${hash} holds your bet, but ${match.differences.join("; ")}`,
+    );
+  }
+  return match.bet;
 }

@@ -1,4 +1,4 @@
-/** HTTP edge of predictions: bet-placed (v1), bet-placed-v2, claim-payout, /api/user/predictions. */
+/** HTTP edge of predictions: bet-placed (v1), quote and bet-placed-v2, claim-payout, /api/user/predictions. */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
@@ -8,7 +8,8 @@ import { requireUser } from "../http/session.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
 import { placeBet } from "./place-bet.js";
-import { presentClaim, presentPrediction } from "./presenters.js";
+import { presentClaim, presentPrediction, presentQuote } from "./presenters.js";
+import { type QuoteDeps, quoteBet } from "./quote-bet.js";
 import { type OnchainBetDeps, reportOnchainBet } from "./report-onchain-bet.js";
 import {
   BetBody,
@@ -19,9 +20,14 @@ import {
   PredictionSchema,
   PredictionsQuery,
   PredictionWithEvent,
+  QuoteBody,
+  QuoteResponse,
 } from "./schema.js";
 
-export async function predictionRoutes(instance: FastifyInstance, opts: { deps: OnchainBetDeps }) {
+export async function predictionRoutes(
+  instance: FastifyInstance,
+  opts: { deps: OnchainBetDeps; quotes: QuoteDeps },
+) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = opts;
   const tags = ["predictions"];
@@ -47,6 +53,30 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
       });
       reply.code(201);
       return ok({ prediction: presentPrediction(result.prediction), balance: result.balance });
+    },
+  );
+
+  app.post(
+    "/api/pred2earn/quote",
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          "A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the " +
+          "betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md).",
+        body: QuoteBody,
+        response: { 200: okSchema(QuoteResponse) },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const quote = await quoteBet(opts.quotes, {
+        userId: user.id,
+        walletLower: user.wallet,
+        ...request.body,
+      });
+      return ok(presentQuote(quote));
     },
   );
 

@@ -34,6 +34,43 @@ export const OnchainBetBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const QuoteBody = Type.Object(
+  {
+    eventId: Type.String({ pattern: EVENT_ID_PATTERN }),
+    market: Key,
+    outcome: Key,
+  },
+  { additionalProperties: false },
+);
+
+const Hex = (bytes: number, description: string) =>
+  Type.String({ pattern: `^0x[0-9a-fA-F]{${bytes * 2}}$`, description });
+const UintString = (description: string) => Type.String({ pattern: "^[0-9]{1,78}$", description });
+
+export const QuoteResponse = Type.Object({
+  eventId: Type.String(),
+  market: Type.String(),
+  outcome: Type.String(),
+  odds: Type.Number({ description: "decimal odds of the quote" }),
+  expiresAt: Type.String({ description: "the last instant a block may carry for the bet (before kickoff)" }),
+  chainId: Type.Integer(),
+  contract: Hex(20, "the betting contract (checksummed): the EIP-712 verifying contract"),
+  quote: Type.Object(
+    {
+      bettor: Hex(20, "the signed-in wallet (checksummed): only it can place the bet"),
+      marketId: Hex(32, 'keccak256(utf8("<eventId>/<market>"))'),
+      outcome: Type.Integer({ minimum: 0, maximum: 255, description: "index of the outcome in its market" }),
+      odds: UintString("odds in thousandths (uint256)"),
+      expiry: UintString("unix seconds (uint256)"),
+    },
+    { description: "the first argument of placeBet(quote, signature, amount)" },
+  ),
+  signature: Type.String({
+    pattern: "^0x[0-9a-fA-F]+$",
+    description: "EIP-712 signature of the odds signer",
+  }),
+});
+
 export const ClaimBody = Type.Object({ predictionId: IdString() }, { additionalProperties: false });
 
 export const PREDICTION_STATUSES = ["pending", "open", "won", "lost", "void", "rejected"] as const;

@@ -423,7 +423,9 @@ describe("a version-2 bet confirmed after its event settled", () => {
       clock: t.clock,
       season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
       spPerUsdc: t.config.spPerUsdc,
+      welcomeCredits: t.config.welcomeCredits,
       verifier: trustVerifier,
+      chain: null,
       acceptedChainIds: t.config.siweChainIds,
     };
     const row = (await findPrediction(t.database.db, BigInt(pending.id)))!;

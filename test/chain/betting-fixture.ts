@@ -1,19 +1,38 @@
 /**
- * The betting contract deployed on a local chain, with helpers that act as players (mint + approve + placeBet)
- * and as the house (collectFees). Test key 0 deploys and owns the contracts; the USDC is TestUSDC (6 decimals).
+ * The betting contract deployed on a local chain, with helpers that act as players (mint + approve + placeBet with
+ * a quote) and as the house (collectFees, setOddsSigner). Test key 0 deploys and owns the contracts; the USDC is
+ * TestUSDC (6 decimals); the odds signer is `ODDS_SIGNER_KEY`, which the tests give the service as
+ * ODDS_SIGNER_PRIVATE_KEY.
  */
-import { type Address, encodeDeployData, encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
-import { onchainEventId } from "../../src/chain/bet-encoding.js";
+import {
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  type TransactionReceipt,
+} from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
 import { compileContracts } from "./compile-contracts.js";
-import type { LocalChain } from "./local-chain.js";
+import { LOCAL_CHAIN_ID, type LocalChain } from "./local-chain.js";
 
-export interface BetOnChain {
-  eventId: string;
-  market: string;
+/** The odds signer's key in the chain tests: not a ganache account (it never sends transactions). */
+export const ODDS_SIGNER_KEY: Hex = `0x${"0d".repeat(32)}`;
+export const ODDS_SIGNER = privateKeyToAddress(ODDS_SIGNER_KEY);
+
+/** A quote as GET /api/pred2earn/quote serves it (`quote` with decimal strings) or as signed here (bigints). */
+export interface QuoteJson {
+  bettor: string;
+  marketId: string;
   outcome: number;
-  /** micro-USDC */
-  amount: bigint;
-  oddsMilli: bigint;
+  odds: string | bigint;
+  expiry: string | bigint;
+}
+
+export interface SignedQuote {
+  quote: QuoteJson;
+  signature: Hex;
 }
 
 export interface BetOptions {
@@ -30,18 +49,22 @@ export interface BetOptions {
 export interface BettingFixture {
   usdc: Address;
   betting: Address;
-  /** The block that deployed `betting`: where its fee indexing starts. */
+  /** The block that deployed `betting`: where its indexing starts. */
   deployedAt: bigint;
-  /** A second, unrelated deployment of the same contract. */
+  /** A second, unrelated deployment of the same contract, with the same odds signer. */
   otherBetting: Address;
   /** Mints `amount` TestUSDC to test key i and lets `contract` (default: the betting contract) spend it. */
   fund(i: number, amount: bigint, contract?: Address): Promise<void>;
-  /** The calldata of placeBet for a bet. */
-  placeBetData(bet: BetOnChain): Hex;
-  /** Places a bet from test key i; returns the transaction hash. */
-  placeBet(i: number, bet: BetOnChain, opts?: BetOptions): Promise<Hex>;
+  /** The calldata of placeBet. */
+  placeBetData(bet: SignedQuote, amount: bigint): Hex;
+  /** Places a bet from test key i with a signed quote; returns the transaction hash. */
+  placeBet(i: number, bet: SignedQuote, amount: bigint, opts?: BetOptions): Promise<Hex>;
+  /** Signs a quote with `key` (default: the odds signer) for `contract` (default: the betting contract). */
+  sign(message: QuoteMessage, opts?: { key?: Hex; contract?: Address }): Promise<SignedQuote>;
   /** Collects house fees in one transaction (one FeeCollected log per amount); returns the receipt. */
   collectFees(amounts: bigint[]): Promise<TransactionReceipt>;
+  /** The owner replaces the contract's odds signer. */
+  setOddsSigner(signer: Address): Promise<TransactionReceipt>;
 }
 
 export const OWNER = 0;
@@ -52,12 +75,17 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
   const bettingAbi = SpBetting!.abi;
   const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   const deploy = (data: Hex) => chain.send(OWNER, { data, gas: 3_000_000n }).then(mined);
-  const usdc = (await deploy(encodeDeployData({ abi: usdcAbi, bytecode: TestUSDC!.bytecode })))
-    .contractAddress!;
-  const bettingData = encodeDeployData({ abi: bettingAbi, bytecode: SpBetting!.bytecode, args: [usdc] });
+  const usdc = getAddress(
+    (await deploy(encodeDeployData({ abi: usdcAbi, bytecode: TestUSDC!.bytecode }))).contractAddress!,
+  );
+  const bettingData = encodeDeployData({
+    abi: bettingAbi,
+    bytecode: SpBetting!.bytecode,
+    args: [usdc, ODDS_SIGNER],
+  });
   const deployed = await deploy(bettingData);
-  const betting = deployed.contractAddress!;
-  const otherBetting = (await deploy(bettingData)).contractAddress!;
+  const betting = getAddress(deployed.contractAddress!);
+  const otherBetting = getAddress((await deploy(bettingData)).contractAddress!);
   const call = (abi: typeof usdcAbi, functionName: string, args: unknown[]) =>
     encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
 
@@ -65,12 +93,17 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
     await mined(await chain.send(i, { to: usdc, data: call(usdcAbi, "mint", [chain.address(i), amount]) }));
     await mined(await chain.send(i, { to: usdc, data: call(usdcAbi, "approve", [contract, amount]) }));
   };
-  const placeBetData = (bet: BetOnChain) =>
+  const placeBetData = (bet: SignedQuote, amount: bigint) =>
     call(bettingAbi, "placeBet", [
-      onchainEventId(bet.eventId, bet.market),
-      bet.outcome,
-      bet.amount,
-      bet.oddsMilli,
+      {
+        bettor: bet.quote.bettor,
+        marketId: bet.quote.marketId,
+        outcome: bet.quote.outcome,
+        odds: BigInt(bet.quote.odds),
+        expiry: BigInt(bet.quote.expiry),
+      },
+      bet.signature,
+      amount,
     ]);
 
   return {
@@ -80,18 +113,27 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
     otherBetting,
     fund,
     placeBetData,
-    placeBet: async (i, bet, opts = {}) => {
+    placeBet: async (i, bet, amount, opts = {}) => {
       const contract = opts.contract ?? betting;
-      if (opts.fund !== false) await fund(i, bet.amount, contract);
+      if (opts.fund !== false) await fund(i, amount, contract);
       const hash = await chain.send(i, {
         to: contract,
-        data: placeBetData(bet),
+        data: placeBetData(bet, amount),
         nonce: opts.nonce,
         gasPrice: opts.gasPrice,
       });
       if (opts.wait !== false) await mined(hash);
       return hash;
     },
+    sign: async (message, opts = {}) => ({
+      quote: message,
+      signature: await signQuote(
+        opts.key ?? ODDS_SIGNER_KEY,
+        LOCAL_CHAIN_ID,
+        opts.contract ?? betting,
+        message,
+      ),
+    }),
     collectFees: async (amounts) => {
       const total = amounts.reduce((a, b) => a + b, 0n);
       await mined(await chain.send(OWNER, { to: usdc, data: call(usdcAbi, "mint", [betting, total]) }));
@@ -99,5 +141,33 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
         await chain.send(OWNER, { to: betting, data: call(bettingAbi, "collectFees", [amounts]) }),
       );
     },
+    setOddsSigner: async (signer) =>
+      mined(await chain.send(OWNER, { to: betting, data: call(bettingAbi, "setOddsSigner", [signer]) })),
+  };
+}
+
+/** A MockFeeProtocol (another protocol's fee event, 18 decimals) deployed by the owner. */
+export async function deployMockFeeProtocol(chain: LocalChain) {
+  const { MockFeeProtocol } = await compileContracts();
+  const abi = MockFeeProtocol!.abi;
+  const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  const deployed = await mined(
+    await chain.send(OWNER, {
+      data: encodeDeployData({ abi, bytecode: MockFeeProtocol!.bytecode }),
+      gas: 1_000_000n,
+    }),
+  );
+  const address = getAddress(deployed.contractAddress!);
+  return {
+    address,
+    deployedAt: deployed.blockNumber,
+    /** Pays one fee of `amount` (18 decimals) from test key i; returns the receipt. */
+    payFee: async (i: number, marketRef: Hex, amount: bigint) =>
+      mined(
+        await chain.send(i, {
+          to: address,
+          data: encodeFunctionData({ abi, functionName: "payFee", args: [marketRef, amount] } as never),
+        }),
+      ),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Compiles the Solidity sources in contracts/ with the solc npm package (offline: the compiler is bundled), for
- * the chain tests to deploy. The output is cached under node_modules/.cache keyed by the sources and the compiler
- * version, so only the first test file of a fresh checkout pays for loading the compiler.
+ * the chain tests to deploy. Imports of `@openzeppelin/contracts/...` are read from node_modules (the installed
+ * version). The output is cached under node_modules/.cache keyed by the sources, the OpenZeppelin version and the
+ * compiler version, so only the first test file of a fresh checkout pays for loading the compiler.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -14,8 +15,14 @@ export interface CompiledContract {
   bytecode: Hex;
 }
 
-/** Ganache 7 implements forks up to Shanghai; newer defaults of solc would emit opcodes it does not know. */
-const EVM_VERSION = "shanghai";
+/**
+ * Cancun: what Ethereum and the L2s run, and the oldest target OpenZeppelin 5.7 compiles for (its Bytes library,
+ * reached through EIP712 → MessageHashUtils → Strings, uses MCOPY). Ganache 7.9 implements Shanghai; every path the
+ * tests take (deployment, placeBet, collectFees, the views they call) uses no Cancun opcode, and a path that did
+ * would fail loudly on ganache. The one known exception is `eip712Domain()` (ERC-5267), which copies its strings
+ * with MCOPY: the tests never call it.
+ */
+const EVM_VERSION = "cancun";
 
 const contractsDir = fileURLToPath(new URL("../../contracts/", import.meta.url));
 const cacheDir = fileURLToPath(new URL("../../node_modules/.cache/sp-contracts/", import.meta.url));
@@ -29,6 +36,18 @@ export function compileContracts(): Promise<Record<string, CompiledContract>> {
   return compiled;
 }
 
+/** solc's import callback: only OpenZeppelin's installed sources, nothing else from the file system. */
+function findImport(path: string): { contents: string } | { error: string } {
+  if (!/^@openzeppelin\/contracts\/[A-Za-z0-9_/.-]+\.sol$/.test(path) || path.includes("..")) {
+    return { error: `import ${path} is not an @openzeppelin/contracts source` };
+  }
+  try {
+    return { contents: readFileSync(require.resolve(path), "utf8") };
+  } catch {
+    return { error: `import ${path} not found in node_modules` };
+  }
+}
+
 async function compile(): Promise<Record<string, CompiledContract>> {
   const sources: Record<string, { content: string }> = {};
   for (const file of readdirSync(contractsDir)
@@ -37,8 +56,9 @@ async function compile(): Promise<Record<string, CompiledContract>> {
     sources[file] = { content: readFileSync(`${contractsDir}${file}`, "utf8") };
   }
   const solcVersion = (require("solc/package.json") as { version: string }).version;
+  const ozVersion = (require("@openzeppelin/contracts/package.json") as { version: string }).version;
   const key = createHash("sha256")
-    .update(JSON.stringify({ sources, solcVersion, EVM_VERSION }))
+    .update(JSON.stringify({ sources, solcVersion, ozVersion, EVM_VERSION }))
     .digest("hex")
     .slice(0, 16);
   const cacheFile = `${cacheDir}${key}.json`;
@@ -57,7 +77,7 @@ async function compile(): Promise<Record<string, CompiledContract>> {
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }));
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
   if (errors.length > 0) {
     throw new Error(
@@ -65,7 +85,8 @@ async function compile(): Promise<Record<string, CompiledContract>> {
     );
   }
   const result: Record<string, CompiledContract> = {};
-  for (const file of Object.keys(output.contracts)) {
+  // Only the contracts of contracts/, not the libraries they import.
+  for (const file of Object.keys(sources)) {
     for (const [name, c] of Object.entries<any>(output.contracts[file])) {
       if (c.evm.bytecode.object) result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
     }

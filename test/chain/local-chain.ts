@@ -36,8 +36,10 @@ export interface LocalChain {
    * call that reverts is still mined); `nonce` defaults to the account's next one, pending transactions included.
    */
   send(i: number, tx: TxFields): Promise<Hex>;
-  /** Signs a transaction from test key i without sending it: its hash will never have a receipt. */
+  /** Signs a transaction from test key i without sending it: its hash has no receipt until `sendRaw`. */
   sign(i: number, tx: TxFields): Promise<{ hash: Hex; raw: Hex }>;
+  /** Sends a signed transaction (again, e.g. after a reorganisation dropped it); returns its hash. */
+  sendRaw(raw: Hex): Promise<Hex>;
   /** Mines `blocks` empty blocks. */
   mine(blocks?: number): Promise<void>;
   /** Sets the chain clock: the next blocks get timestamps from `at` on. */
@@ -45,6 +47,10 @@ export interface LocalChain {
   /** Holds new transactions in the pool (no receipts) until `startMining`. */
   stopMining(): Promise<void>;
   startMining(): Promise<void>;
+  /** Takes a snapshot of the chain (`evm_snapshot`); `revert` returns to it, dropping every block mined since. */
+  snapshot(): Promise<Hex>;
+  /** Reverts to a snapshot (`evm_revert`): the blocks after it leave the chain, as in a reorganisation. */
+  revert(id: Hex): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export async function startLocalChain(opts: { startTime: Date; accounts?: number
     address: (i) => account(i).address,
     sign,
     send: async (i, tx) => rpc<Hex>("eth_sendRawTransaction", [(await sign(i, tx)).raw]),
+    sendRaw: (raw) => rpc<Hex>("eth_sendRawTransaction", [raw]),
     mine: async (blocks = 1) => {
       await rpc("evm_mine", [{ blocks }]);
     },
@@ -98,6 +105,10 @@ export async function startLocalChain(opts: { startTime: Date; accounts?: number
     },
     startMining: async () => {
       await rpc("miner_start");
+    },
+    snapshot: () => rpc<Hex>("evm_snapshot"),
+    revert: async (id) => {
+      if (!(await rpc<boolean>("evm_revert", [id]))) throw new Error(`no snapshot ${id}`);
     },
     close: () => server.close(),
   };

@@ -1,0 +1,23 @@
+/** HTTP edge of the chain: GET /api/chain/info. */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { ok, okSchema } from "../http/envelope.js";
+import { type ChainInfoDeps, chainInfo } from "./chain-info.js";
+import { ChainInfoSchema } from "./schema.js";
+
+export async function chainRoutes(instance: FastifyInstance, opts: { deps: ChainInfoDeps }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    "/api/chain/info",
+    {
+      schema: {
+        tags: ["chain"],
+        description:
+          "The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is " +
+          "configured); see docs/onchain.md.",
+        response: { 200: okSchema(ChainInfoSchema) },
+      },
+    },
+    async () => ok(await chainInfo(opts.deps)),
+  );
+}
