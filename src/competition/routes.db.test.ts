@@ -81,3 +81,9 @@ describe("competition smoke", () => {
     expect(status.body.data.champions.eligible).toBe(false);
   });
 });
+
+describe("the read path under test", () => {
+  it("is the rank cache, or SQL alone in the RANK_CACHE=off projects", () => {
+    expect(t.config.rankCache).toBe(process.env.TEST_RANK_CACHE !== "off");
+  });
+});
