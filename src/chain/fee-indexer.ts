@@ -23,7 +23,7 @@ import {
 } from "viem";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
-import { insertFee } from "../fees/fees.repository.js";
+import { insertFee } from "../fees/fees.js";
 import { bettingAbi } from "./betting-abi.js";
 import { advanceCursor, readCursor } from "./chain.repository.js";
 import type { LeaderLock } from "./leader-lock.js";

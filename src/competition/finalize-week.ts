@@ -4,7 +4,7 @@
  * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
  */
 import { AppError } from "../errors.js";
-import { findDisplayInfo } from "../users/users.repository.js";
+import { findDisplayInfo } from "../users/users.js";
 import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";

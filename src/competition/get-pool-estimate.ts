@@ -4,7 +4,7 @@
  * split it (the live Champions ladder page, a player's projected prize, finalize).
  */
 import type { Queryable } from "../db/client.js";
-import { sumFees } from "../fees/fees.repository.js";
+import { sumFees } from "../fees/fees.js";
 import { currentWeek } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { estimatePool, type FeeWindow, feeWindow, type PoolEstimate } from "./pool.js";

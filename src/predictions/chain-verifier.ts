@@ -7,7 +7,7 @@ import { createChainClient } from "../chain/chain-client.js";
 import { createRpcVerifier } from "../chain/rpc-verifier.js";
 import type { Config } from "../config.js";
 import type { Queryable } from "../db/client.js";
-import { findEvent, type StoredMarket } from "../events/events.repository.js";
+import { findEvent, type StoredMarket } from "../events/events.js";
 
 export interface BetReport {
   chainId: number;

@@ -1,5 +1,5 @@
 import { AppError } from "../errors.js";
-import { findEvent, lockEventForBet } from "../events/events.repository.js";
+import { findEvent, lockEventForBet } from "../events/events.js";
 import { parseOddsMilli, parseUsdc } from "../shared/money.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import type { ChainVerifier } from "./chain-verifier.js";

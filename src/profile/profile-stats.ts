@@ -6,8 +6,8 @@ import type { CompetitionDeps } from "../competition/competition-deps.js";
 import { SP_TYPES } from "../competition/competitive-sp.js";
 import { getMyStatus } from "../competition/get-my-status.js";
 import { getAllTimeRow } from "../leaderboard/all-time.js";
-import { creditsBalance } from "../ledger/credits.repository.js";
-import type { UserRow } from "../users/users.repository.js";
+import { creditsBalance } from "../ledger/ledger.js";
+import type { UserRow } from "../users/users.js";
 import { predictionCounts, settledResults, spByType, usdcTotals } from "./profile.repository.js";
 import { winRate, winStreaks } from "./stats-rules.js";
 
