@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/app.js";
 import { createTestDatabase } from "../../test/db.js";
+import { buildEventBody } from "../../test/factories.js";
 import { AdjustableClock } from "../clock.js";
 import type { Database } from "../db/client.js";
 import { upsertEvent } from "../events/upsert-event.js";
@@ -60,17 +61,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
 );
 
-function eventBody(kickoffAt: string) {
-  return {
-    sport: "football",
-    league: "Test League",
-    homeTeam: "Home",
-    awayTeam: "Away",
-    kickoffAt,
-    markets: [{ key: "winner", outcomes: [{ key: "home", label: "Home", odds: 1.9 }] }],
-  };
-}
-
 describe("week_user_sp against competitiveSpByUser", () => {
   it("holds each week's competitive SP of every player after any rows and kickoff moves", async () => {
     const deps = { db: database.db, clock, season };
@@ -82,13 +72,13 @@ describe("week_user_sp against competitiveSpByUser", () => {
         const kickoff = new Map<string, Date>();
         for (let e = 0; e < EVENTS; e++) {
           kickoff.set(eventId(e), new Date(KICKOFFS[e]!));
-          await upsertEvent(deps, eventId(e), eventBody(KICKOFFS[e]!));
+          await upsertEvent(deps, eventId(e), buildEventBody({ kickoffAt: KICKOFFS[e]! }));
         }
         const ledger: Array<{ userId: string; type: string; amount: number; eventId: string | null }> = [];
         for (const [i, s] of steps.entries()) {
           if (s.kind === "move") {
             kickoff.set(eventId(s.event), new Date(KICKOFFS[s.kickoff]!));
-            await upsertEvent(deps, eventId(s.event), eventBody(KICKOFFS[s.kickoff]!));
+            await upsertEvent(deps, eventId(s.event), buildEventBody({ kickoffAt: KICKOFFS[s.kickoff]! }));
             continue;
           }
           const eventIdOf = s.event === null ? null : eventId(s.event);
