@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Three projects: pure unit tests (the server's and the web app's), then every storage test (`*.db.test.ts`) on embedded PGlite and, when
- * DATABASE_URL is set, again on that PostgreSQL server (a fresh database per test file).
+ * Projects: pure unit tests (the server's and the web app's), then every storage test (`*.db.test.ts`) on
+ * embedded PGlite and, when DATABASE_URL is set, again on that PostgreSQL server (a fresh database per test file). The competition's read tests run
+ * once more per engine with the rank cache off (RANK_CACHE=off: every rank from SQL), so both read paths give
+ * the same answers to the same tests.
  */
 const storage = ["src/**/*.db.test.ts", "test/**/*.db.test.ts"];
+const competitionReads = ["src/competition/**/*.db.test.ts", "src/profile/**/*.db.test.ts"];
 const common = { testTimeout: 60_000, hookTimeout: 120_000 };
+const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 export default defineConfig({
   test: {
@@ -18,10 +22,17 @@ export default defineConfig({
           exclude: storage,
         },
       },
-      { test: { ...common, name: "pglite", include: storage, env: { TEST_DB: "pglite" } } },
-      ...(process.env.DATABASE_URL
-        ? [{ test: { ...common, name: "postgres", include: storage, env: { TEST_DB: "postgres" } } }]
-        : []),
+      ...engines.map((engine) => ({
+        test: { ...common, name: engine, include: storage, env: { TEST_DB: engine } },
+      })),
+      ...engines.map((engine) => ({
+        test: {
+          ...common,
+          name: `${engine} RANK_CACHE=off`,
+          include: competitionReads,
+          env: { TEST_DB: engine, TEST_RANK_CACHE: "off" },
+        },
+      })),
     ],
   },
 });

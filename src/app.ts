@@ -13,8 +13,8 @@ import { chainInfoDeps, feeProgress, onchainBetDeps, quoteDeps } from "./chain/c
 import { chainRoutes } from "./chain/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
-import type { CompetitionDeps } from "./competition/competition-context.js";
-import { LadderCache } from "./competition/ladder-cache.js";
+import type { CompetitionDeps } from "./competition/competition-deps.js";
+import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     season,
     incentiveMicro: config.protocolIncentiveMicro,
-    cache: config.rankCache ? new LadderCache(db, database.changeCount) : null,
+    cache: config.rankCache ? new RankCache(db, database.changeCount) : null,
     feesIndexedThrough: feeProgress(config, db),
   };
 

@@ -22,9 +22,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Test configuration: season starts Mon 2026-11-02, week 1 starts Tue 2026-11-10 (an 8-day opening week). */
+/**
+ * Test configuration: season starts Mon 2026-11-02, week 1 starts Tue 2026-11-10 (an 8-day opening week). The
+ * rank cache is on unless the test project sets TEST_RANK_CACHE=off (vitest.config.ts).
+ */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
+    RANK_CACHE: process.env.TEST_RANK_CACHE ?? "on",
     NODE_ENV: "test",
     CHAMPIONS_SEASON_START_ISO: "2026-11-02T00:00:00.000Z",
     CHAMPIONS_WEEK_ONE_START_ISO: "2026-11-10T00:00:00.000Z",

@@ -5,6 +5,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { ADMIN, call, type TestApp, testKey } from "./app.js";
+import { buildEventBody } from "./factories.js";
 
 /** Rate limits high enough that a test file's many requests never meet a 429. */
 export const NO_RATE_LIMITS = {
@@ -37,28 +38,13 @@ export async function setNow(t: TestApp, iso: string | null): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-/** Creates or updates an event with one two-way market (`PUT /api/admin/events/:id`). */
+/** Creates or updates an event kicking off at `kickoffAt` (`PUT /api/admin/events/:id`). */
 export async function putEvent(t: TestApp, id: string, kickoffAt: string): Promise<void> {
   const res = await call(t.app, {
     method: "PUT",
     url: `/api/admin/events/${id}`,
     headers: ADMIN,
-    payload: {
-      sport: "football",
-      league: "Test League",
-      homeTeam: `${id} home`,
-      awayTeam: `${id} away`,
-      kickoffAt,
-      markets: [
-        {
-          key: "winner",
-          outcomes: [
-            { key: "home", label: "Home", odds: 1.9 },
-            { key: "away", label: "Away", odds: 2.1 },
-          ],
-        },
-      ],
-    },
+    payload: buildEventBody({ kickoffAt }),
   });
   expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
 }

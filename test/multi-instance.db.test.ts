@@ -17,6 +17,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchPostgres } from "./db.js";
+import { buildEventBody } from "./factories.js";
 
 const ADMIN_TOKEN = "multi-instance-admin-token";
 const FINALIZE_SECRET = "multi-instance-finalize-secret";
@@ -260,22 +261,12 @@ describe.skipIf(process.env.TEST_DB !== "postgres" || !process.env.REDIS_URL)(
 
     it("serves a row written through A in B's ranks within one second, before and after B loaded the week", async () => {
       await Promise.all([a, b].map((i) => setClock(i, "2026-11-06T12:00:00.000Z"))); // Fri, week 0
-      await data(a.base, "PUT", "/api/admin/events/mi-w0", {
-        sport: "football",
-        league: "Multi-instance League",
-        homeTeam: "Home",
-        awayTeam: "Away",
-        kickoffAt: "2026-11-05T18:00:00.000Z",
-        markets: [
-          {
-            key: "winner",
-            outcomes: [
-              { key: "home", label: "Home", odds: 1.9 },
-              { key: "away", label: "Away", odds: 2.1 },
-            ],
-          },
-        ],
-      });
+      await data(
+        a.base,
+        "PUT",
+        "/api/admin/events/mi-w0",
+        buildEventBody({ kickoffAt: "2026-11-05T18:00:00.000Z" }),
+      );
 
       // B has never read week 0: its first read loads the week.
       const first = await addSp(a, 1, 100);

@@ -4,48 +4,17 @@
  */
 import { expect } from "vitest";
 import { ADMIN, call, type TestApp } from "./app.js";
+import { buildEventBody } from "./factories.js";
 
-export const KICKOFF = "2026-11-25T18:00:00.000Z"; // Wed, week 3 = [Tue 2026-11-24, Tue 2026-12-01)
+export { KICKOFF } from "./factories.js";
 
-/**
- * An admin event body: market "1x2" (home 2.15, draw 3.4, away 3.1) and market "total" (over 1.95, under 1.85),
- * kicking off at KICKOFF unless overridden.
- */
-export function eventBody(over: Record<string, unknown> = {}) {
-  return {
-    sport: "football",
-    league: "Premier League",
-    homeTeam: "Arsenal",
-    awayTeam: "Chelsea",
-    kickoffAt: KICKOFF,
-    markets: [
-      {
-        key: "1x2",
-        outcomes: [
-          { key: "home", label: "Arsenal", odds: 2.15 },
-          { key: "draw", label: "Draw", odds: 3.4 },
-          { key: "away", label: "Chelsea", odds: 3.1 },
-        ],
-      },
-      {
-        key: "total",
-        outcomes: [
-          { key: "over", label: "Over 2.5", odds: 1.95 },
-          { key: "under", label: "Under 2.5", odds: 1.85 },
-        ],
-      },
-    ],
-    ...over,
-  };
-}
-
-/** Creates or updates an event through `PUT /api/admin/events/:id`; returns the served event. */
+/** Creates or updates an event (`buildEventBody(over)`) through `PUT /api/admin/events/:id`; returns it as served. */
 export async function putEvent(t: TestApp, id: string, over: Record<string, unknown> = {}) {
   const res = await call(t.app, {
     method: "PUT",
     url: `/api/admin/events/${id}`,
     headers: ADMIN,
-    payload: eventBody(over),
+    payload: buildEventBody(over),
   });
   expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
   return res.body.data;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
+import { buildEventBody, buildMarket } from "../../test/factories.js";
 import { rows, sql } from "../db/client.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2 (Tue 2026-11-17 .. Tue 2026-11-24)
@@ -15,26 +16,15 @@ beforeEach(() => t.clock.set(NOW));
 const wallet = (i: number) => `0xAbCdEf${i.toString(16).padStart(34, "0")}`;
 const txHash = (i: number) => `0x${"Ab".repeat(30)}${i.toString(16).padStart(4, "0")}`; // 64 hex digits
 
-function eventBody(over: Record<string, unknown> = {}) {
-  return {
-    sport: "football",
+/** The factory's event (kickoff Wed 2026-11-25, week 3) in league EPL with one market, "1x2" away at 3.333. */
+const eventBody = (over: Record<string, unknown> = {}) =>
+  buildEventBody({
     league: "EPL",
-    homeTeam: "Arsenal",
-    awayTeam: "Chelsea",
-    kickoffAt: "2026-11-25T18:00:00Z", // Wed, week 3 (Tue 2026-11-24 .. Tue 2026-12-01)
     markets: [
-      {
-        key: "1x2",
-        outcomes: [
-          { key: "home", label: "Arsenal", odds: 2.15 },
-          { key: "draw", label: "Draw", odds: 3.4 },
-          { key: "away", label: "Chelsea", odds: 3.333 },
-        ],
-      },
+      buildMarket("1x2", ["home", "Arsenal", 2.15], ["draw", "Draw", 3.4], ["away", "Chelsea", 3.333]),
     ],
     ...over,
-  };
-}
+  });
 
 const admin = (
   method: "PUT" | "POST",

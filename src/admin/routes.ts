@@ -19,7 +19,7 @@ import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
-import { secretMatches } from "../shared/secrets.js";
+import { hasAdminToken } from "./admin-token.js";
 import { ClockBody, EventResultBody, ProtocolFeeBody, RaffleDrawBody, SpTransactionBody } from "./schema.js";
 
 export interface AdminDeps {
@@ -31,13 +31,6 @@ export interface AdminDeps {
   welcomeCredits: number;
   spPerUsdc: number;
   rafflePrizeSp: number;
-}
-
-/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
-export function hasAdminToken(authorization: string | undefined, adminToken: string): boolean {
-  // The auth scheme is case-insensitive (RFC 9110 §11.1).
-  const m = /^Bearer (.+)$/i.exec(authorization ?? "");
-  return secretMatches(m?.[1], adminToken);
 }
 
 export async function adminRoutes(instance: FastifyInstance, opts: { deps: AdminDeps }) {

@@ -4,7 +4,7 @@
  * — a logout included — makes every entry stale. On PostgreSQL (several instances) there is no such counter and
  * every request asks the database.
  */
-import type { UserRow } from "../users/users.repository.js";
+import type { UserRow } from "../users/users.js";
 
 const MAX_ENTRIES = 100_000;
 

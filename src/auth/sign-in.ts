@@ -17,7 +17,7 @@ import {
   linkOidc,
   linkWallet,
   type UserRow,
-} from "../users/users.repository.js";
+} from "../users/users.js";
 import {
   consumeNonce,
   findActiveSessionUser,

@@ -4,7 +4,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
-import type { CompetitionDeps } from "../competition/competition-context.js";
+import type { CompetitionDeps } from "../competition/competition-deps.js";
 import type { Config } from "../config.js";
 import type { Database, Db } from "../db/client.js";
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, testConfig } from "../../test/app.js";
 import { createTestDatabase } from "../../test/db.js";
+import { buildEventBody } from "../../test/factories.js";
 import { AdjustableClock } from "../clock.js";
 import { type Database, rows, sql } from "../db/client.js";
 import { findEvent } from "../events/events.repository.js";
@@ -24,25 +25,8 @@ import { seedDemoCommand } from "./seed-demo.js";
 // Fri 2026-11-20 12:00 UTC: weeks 0 and 1 have ended, week 2 is live.
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 
-function eventBody(kickoffAt: string, home = "Arsenal", away = "Chelsea") {
-  return {
-    sport: "soccer",
-    league: "Premier League",
-    homeTeam: home,
-    awayTeam: away,
-    kickoffAt,
-    markets: [
-      {
-        key: "match_result",
-        outcomes: [
-          { key: "home", label: home, odds: 1.85 },
-          { key: "draw", label: "Draw", odds: 3.4 },
-          { key: "away", label: away, odds: 4.2 },
-        ],
-      },
-    ],
-  };
-}
+const eventBody = (kickoffAt: string, homeTeam = "Arsenal", awayTeam = "Chelsea") =>
+  buildEventBody({ kickoffAt, homeTeam, awayTeam });
 
 async function errorOf(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {

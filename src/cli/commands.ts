@@ -5,6 +5,7 @@
 
 import { EventResultBody, ProtocolFeeBody, SpTransactionBody } from "../admin/schema.js";
 import { finalizeWeek } from "../competition/finalize-week.js";
+import { presentFinalize } from "../competition/presenters.js";
 import { FinalizeQuery } from "../competition/schema.js";
 import { presentEvent } from "../events/presenters.js";
 import { EventIdParams, EventUpsertBody } from "../events/schema.js";
@@ -63,5 +64,5 @@ export async function protocolFeeCommand(ctx: CliContext, input: unknown) {
 /** `finalize`: finalizes week W (as POST /api/competition/finalize?week=W; the CLI needs no secret). */
 export async function finalizeCommand(ctx: CliContext, input: { week: number }) {
   const { week } = assertValid(FinalizeQuery, input, "");
-  return finalizeWeek(competitionDeps(ctx), { week });
+  return presentFinalize(await finalizeWeek(competitionDeps(ctx), { week }));
 }

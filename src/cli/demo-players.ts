@@ -9,7 +9,7 @@
 import { listPredictions } from "../predictions/list-predictions.js";
 import { redeemReferrals } from "../rewards/referrals.js";
 import { ensureWalletUser } from "../users/register-user.js";
-import type { UserRow } from "../users/users.repository.js";
+import type { UserRow } from "../users/users.js";
 import { type CliContext, inOneTransaction, seasonOf } from "./cli-context.js";
 import type { DemoSeason } from "./demo-data.js";
 

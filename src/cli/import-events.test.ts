@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildEventBody } from "../../test/factories.js";
 import { validateEventEntries } from "./import-events.js";
 
-const body = {
-  sport: "soccer",
-  league: "Premier League",
-  homeTeam: "Arsenal",
-  awayTeam: "Chelsea",
-  kickoffAt: "2026-11-14T12:30:00.000Z",
-  markets: [
-    {
-      key: "match_result",
-      outcomes: [
-        { key: "home", label: "Arsenal", odds: 1.85 },
-        { key: "away", label: "Chelsea", odds: 2.1 },
-      ],
-    },
-  ],
-};
+const body = buildEventBody({ kickoffAt: "2026-11-14T12:30:00.000Z" });
 
 describe("validateEventEntries", () => {
   it("accepts valid entries and splits the id from the body", () => {

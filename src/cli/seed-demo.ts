@@ -138,15 +138,15 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
   const deps = competitionDeps(ctx);
   const finalized = [];
   for (const week of demo.finalizeWeeks) {
-    const r = await finalizeWeek(deps, { week });
+    const { result: r, alreadyFinalized } = await finalizeWeek(deps, { week });
     finalized.push({
       week,
-      alreadyFinalized: r.alreadyFinalized,
+      alreadyFinalized,
       qualificationParticipants: r.qualification.participants,
       championsParticipants: r.champions.participants,
       prizes: r.prizes.length,
-      poolUsdc: r.pool.estimatedUsdc,
-      distributedUsdc: r.pool.distributedUsdc,
+      poolUsdc: formatUsdc(r.pool.estimatedMicro),
+      distributedUsdc: formatUsdc(r.pool.distributedMicro),
     });
   }
   time("finalize");

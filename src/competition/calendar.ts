@@ -46,7 +46,11 @@ function millis(d: Date, name: string): number {
   return ms;
 }
 
-function assertWeek(week: number): void {
+/**
+ * The one check of a week index: a non-negative safe integer, else `RangeError`. Request input is bounded
+ * before it gets here by the route schemas (`Week` in schema.ts, at most `MAX_WEEK`).
+ */
+export function assertWeek(week: number): void {
   if (!Number.isSafeInteger(week) || week < 0) {
     throw new RangeError(`week must be a non-negative integer, got ${week}`);
   }

@@ -5,8 +5,9 @@
  * - A row counts for a week iff its type is on the allowlist (`COMPETITIVE_SP_TYPES`), it is linked to an event,
  *   and that event's kickoff lies in the week's [start, end). The time of the row itself does not matter.
  * - REFERRAL, RAFFLE and ADJUSTMENT never count, even when linked to an event.
- * - `competitiveSpByUser` is the reference implementation: the repository's SQL and the benchmark are tested
- *   against it. It sums integer SP exactly; a user appears in the result iff at least one of their rows counts.
+ * - `competitiveSpByUser` is the reference implementation: competitive-sp.db.test.ts checks the per-week SP the
+ *   ledger keeps in SQL (week_user_sp) against it. It sums integer SP exactly; a user appears in the result iff
+ *   at least one of their rows counts.
  * - Pure: no I/O, no clock.
  */
 import type { WeekBounds } from "./calendar.js";

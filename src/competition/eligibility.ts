@@ -4,14 +4,15 @@
  * Contract:
  * - Qualification rank ≤ 25 (plus ties) in week W ⇒ eligible via "qualification". This takes precedence when
  *   both routes apply.
- * - Otherwise, for W ≥ 1 only: eligible for week W AND Champions rank ≤ 10 (plus ties) in week W ⇒ eligible via
- *   "champions". Champions entries of users not in `eligibleThisWeek` are ignored (defensive: the Champions
- *   ladder should only ever hold eligible players).
- * - Week 0 has no Champions ladder: `champions` is ignored there, so week 1 draws only from Qualification.
+ * - Otherwise, for a week with a Champions ladder (`isChampionsEnabled`) only: eligible for week W AND Champions
+ *   rank ≤ 10 (plus ties) in week W ⇒ eligible via "champions". Champions entries of users not in
+ *   `eligibleThisWeek` are ignored (defensive: the Champions ladder should only ever hold eligible players).
+ * - For a week without a Champions ladder `champions` is ignored: the week after draws only from Qualification.
  * - Everyone else is not eligible (absent from the result).
  * - The result lists qualifiers in Qualification ladder order, then retained players in Champions ladder order.
  * - Pure: no I/O, inputs not mutated.
  */
+import { isChampionsEnabled } from "./calendar.js";
 import { CHAMPIONS_CUTOFF, QUALIFICATION_CUTOFF, type RankedEntry, withinCutoff } from "./ranking.js";
 
 export type EligibleVia = "qualification" | "champions";
@@ -33,7 +34,7 @@ export function nextWeekEligibility(input: NextWeekEligibilityInput): Map<string
   for (const entry of input.qualification) {
     if (withinCutoff(entry.rank, QUALIFICATION_CUTOFF)) next.set(entry.userId, "qualification");
   }
-  if (input.week >= 1 && input.champions !== null) {
+  if (isChampionsEnabled(input.week) && input.champions !== null) {
     for (const entry of input.champions) {
       if (next.has(entry.userId)) continue;
       if (!input.eligibleThisWeek.has(entry.userId)) continue;

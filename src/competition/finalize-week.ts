@@ -4,59 +4,50 @@
  * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
  */
 import { AppError } from "../errors.js";
-import { formatUsdc } from "../shared/money.js";
-import { checksumWallet } from "../users/presenters.js";
-import { findDisplayInfo } from "../users/users.repository.js";
-import { weekBounds } from "./calendar.js";
+import { findDisplayInfo } from "../users/users.js";
+import { isChampionsEnabled, weekBounds } from "./calendar.js";
+import type { CompetitionDeps } from "./competition-deps.js";
+import { nextWeekEligibility } from "./eligibility.js";
+import { weekPool } from "./get-pool-estimate.js";
+import { splitPrizes } from "./prizes.js";
+import { CUTOFFS, withinCutoff } from "./ranking.js";
 import {
   claimFinalization,
   completeFinalization,
-  findFinalizedWeek,
+  findWeekResult,
   insertEligibility,
   insertSnapshotRows,
   snapshotQualification,
-} from "./competition.repository.js";
-import {
-  type CompetitionDeps,
-  CUTOFFS,
-  championsLadder,
-  eligibilityFor,
-  poolEstimateFor,
-  qualificationTop,
-  readContext,
-} from "./competition-context.js";
-import { nextWeekEligibility } from "./eligibility.js";
-import { assertWeek } from "./ladders.js";
-import { splitPrizes } from "./prizes.js";
-import { cutoffSp, withinCutoff } from "./ranking.js";
+} from "./snapshot.repository.js";
+import { Standings } from "./standings.js";
+import { summarizeWeek, type WeekResult } from "./week-result.js";
 
-export interface FinalizeResult {
-  week: number;
-  finalizedAt: string;
-  qualification: { participants: number; cutoffSp: number | null; qualifiers: number };
-  champions: { enabled: boolean; participants: number; cutoffSp: number | null; retained: number };
-  prizes: Array<{
-    rank: number;
-    userId: string;
-    wallet: string | null;
-    competitiveSp: number;
-    rankPct: number;
-    splitAmong: number;
-    amountUsdc: string;
-  }>;
-  pool: { estimatedUsdc: string; distributedUsdc: string; undistributedUsdc: string };
-  nextWeekEligible: number;
+export interface FinalizeOutcome {
+  result: WeekResult;
+  alreadyFinalized: boolean;
+  /** Wallets of the prize winners as they stand now (null for a user without one). */
+  wallets: Map<string, string | null>;
 }
 
-export async function finalizeWeek(
-  deps: CompetitionDeps,
-  input: { week: number },
-): Promise<FinalizeResult & { alreadyFinalized: boolean }> {
-  const { week } = input;
-  assertWeek(week);
-  const stored = await findFinalizedWeek(deps.db, week);
-  if (stored) return { ...(stored.result as FinalizeResult), alreadyFinalized: true };
+export async function finalizeWeek(deps: CompetitionDeps, input: { week: number }): Promise<FinalizeOutcome> {
+  const stored = await findWeekResult(deps.db, input.week);
+  const { result, alreadyFinalized } = stored
+    ? { result: stored, alreadyFinalized: true }
+    : await finalizeOnce(deps, input.week);
+  // This week is now served from its snapshot; its live ranks need not stay in memory.
+  if (!alreadyFinalized) deps.cache?.drop(input.week);
+  const users = await findDisplayInfo(
+    deps.db,
+    result.prizes.map((p) => p.userId),
+  );
+  const wallets = new Map(result.prizes.map((p) => [p.userId, users.get(p.userId)?.wallet ?? null]));
+  return { result, alreadyFinalized, wallets };
+}
 
+async function finalizeOnce(
+  deps: CompetitionDeps,
+  week: number,
+): Promise<{ result: WeekResult; alreadyFinalized: boolean }> {
   const now = deps.clock.now();
   if (now.getTime() < weekBounds(deps.season, week).end.getTime()) {
     throw new AppError("WEEK_NOT_ENDED", `Week ${week} has not ended yet`);
@@ -72,30 +63,25 @@ export async function finalizeWeek(
       );
     }
   }
-  const result = await deps.db.transaction(async (tx) => {
-    if (week >= 1 && !(await findFinalizedWeek(tx, week - 1))) {
+  return deps.db.transaction(async (tx) => {
+    // The opening week has no week before it.
+    if (week > 0 && !(await findWeekResult(tx, week - 1))) {
       throw new AppError("PREVIOUS_WEEK_NOT_FINALIZED", `Finalize week ${week - 1} first`);
     }
+    // Opened before our claim: week W is not finalized in it, so its ladders are ranked live in this transaction.
+    const standings = await Standings.open(deps, tx);
     if (!(await claimFinalization(tx, week, now))) {
       // Another caller finalized it while we waited on its row: serve what it stored.
-      const winner = await findFinalizedWeek(tx, week);
-      return { ...(winner!.result as FinalizeResult), alreadyFinalized: true };
+      return { result: (await findWeekResult(tx, week))!, alreadyFinalized: true };
     }
-    const ctx = await readContext(deps, tx);
-    ctx.now = now;
-    // Our own claim row is already in competition_weeks, but week W has no snapshot yet: rank it live.
-    ctx.finalized.delete(week);
-
-    const participants = await snapshotQualification(tx, week, CUTOFFS.qualification);
-    const qualification = await qualificationTop(ctx, week);
-
-    const eligibleThisWeek = await eligibilityFor(ctx, week);
-    // Not yet in ctx.finalized, so this ranks the live Champions ladder inside our transaction.
-    const champions = week >= 1 ? await championsLadder(ctx, week) : null;
-    const { estimate } = await poolEstimateFor(ctx, week);
-    const split = splitPrizes(champions ?? [], week >= 1 ? estimate.estimatedMicro : 0n);
-    const prizeOf = new Map(split.prizes.map((p) => [p.userId, p.amountMicro]));
+    const qualificationParticipants = await snapshotQualification(tx, week, CUTOFFS.qualification);
+    const qualificationTop = await standings.qualificationTop(week);
+    const eligibleThisWeek = await standings.eligibility(week);
+    const champions = isChampionsEnabled(week) ? await standings.championsLadder(week) : null;
+    const { estimate } = await weekPool(deps, tx, week, now);
+    const split = splitPrizes(champions ?? [], champions ? estimate.estimatedMicro : 0n);
     if (champions) {
+      const prizeOf = new Map(split.prizes.map((p) => [p.userId, p.amountMicro]));
       await insertSnapshotRows(
         tx,
         week,
@@ -110,53 +96,25 @@ export async function finalizeWeek(
         })),
       );
     }
-
     const next = nextWeekEligibility({
       week,
-      qualification,
+      qualification: qualificationTop,
       champions,
       eligibleThisWeek: new Set(eligibleThisWeek.keys()),
     });
     await insertEligibility(tx, week + 1, week, next);
 
-    const winners = await findDisplayInfo(
-      tx,
-      split.prizes.map((p) => p.userId),
-    );
-    const result: FinalizeResult = {
+    const result = summarizeWeek({
       week,
-      finalizedAt: now.toISOString(),
-      qualification: {
-        participants,
-        cutoffSp: cutoffSp(qualification, CUTOFFS.qualification),
-        qualifiers: qualification.filter((e) => withinCutoff(e.rank, CUTOFFS.qualification)).length,
-      },
-      champions: {
-        enabled: week >= 1,
-        participants: champions?.length ?? 0,
-        cutoffSp: champions ? cutoffSp(champions, CUTOFFS.champions) : null,
-        retained: champions?.filter((e) => withinCutoff(e.rank, CUTOFFS.champions)).length ?? 0,
-      },
-      prizes: split.prizes.map((p) => ({
-        rank: p.rank,
-        userId: p.userId,
-        wallet: checksumWallet(winners.get(p.userId)?.wallet ?? null),
-        competitiveSp: p.sp,
-        rankPct: p.rankPct,
-        splitAmong: p.splitAmong,
-        amountUsdc: formatUsdc(p.amountMicro),
-      })),
-      pool: {
-        estimatedUsdc: formatUsdc(estimate.estimatedMicro),
-        distributedUsdc: formatUsdc(split.distributedMicro),
-        undistributedUsdc: formatUsdc(estimate.estimatedMicro - split.distributedMicro),
-      },
+      finalizedAt: now,
+      qualificationParticipants,
+      qualificationTop,
+      champions,
+      poolMicro: estimate.estimatedMicro,
+      split,
       nextWeekEligible: next.size,
-    };
-    await completeFinalization(tx, week, estimate.estimatedMicro, result);
-    return { ...result, alreadyFinalized: false };
+    });
+    await completeFinalization(tx, result);
+    return { result, alreadyFinalized: false };
   });
-  // This week is now served from its snapshot; its live ranks need not stay in memory.
-  deps.cache?.drop(week);
-  return result;
 }

@@ -1,23 +1,22 @@
 /**
- * One live week's ladder, read two ways with the same answers: from SQL (inside a transaction, e.g. finalize)
- * or from the in-memory rank cache (every other read). Entries are {userId, sp} in ladder order.
+ * One live week's ladder as the read model needs it, with two implementations that must give the same answers:
+ * `sqlLadder` (SQL, also inside a transaction such as finalize) and `cachedLadder` in rank-cache/ (the in-memory
+ * rank cache). The competition's read tests run once with the cache on and once with it off (RANK_CACHE=off).
+ * Entries are {userId, sp} in ladder order (SP descending, then user id ascending).
  */
 import type { Queryable } from "../db/client.js";
 import {
   countAbove,
   countRanked,
+  type LadderEntry,
   liveLadderPage,
   liveSpOf,
   liveSpOfUsers,
   liveTopWithTies,
   spAtPosition,
-} from "./competition.repository.js";
-import type { RankIndex } from "./rank-index.js";
+} from "./live-ladder.repository.js";
 
-export interface LadderEntry {
-  userId: string;
-  sp: number;
-}
+export type { LadderEntry };
 
 export interface LiveLadder {
   page(offset: number, limit: number): Promise<LadderEntry[]>;
@@ -29,38 +28,21 @@ export interface LiveLadder {
   spAtPosition(position: number): Promise<number | null>;
   /** A user's SP (0 when none). */
   spOf(userId: string): Promise<number>;
+  /** The SP of each given user (0 when none), in the order given. */
   spOfUsers(userIds: string[]): Promise<LadderEntry[]>;
   /** Everyone at or above the SP of position n, in ladder order. */
   topWithTies(n: number): Promise<LadderEntry[]>;
 }
 
+/** Week W's ladder read from SQL on `q` (a transaction sees its own writes). */
 export function sqlLadder(q: Queryable, week: number): LiveLadder {
-  const strip = (rows: Array<{ userId: string; sp: number }>) =>
-    rows.map((r) => ({ userId: r.userId, sp: r.sp }));
   return {
-    page: async (offset, limit) => strip(await liveLadderPage(q, week, offset, limit)),
+    page: (offset, limit) => liveLadderPage(q, week, offset, limit),
     countAbove: (sp) => countAbove(q, week, sp),
     total: () => countRanked(q, week),
     spAtPosition: (position) => spAtPosition(q, week, position),
     spOf: (userId) => liveSpOf(q, week, userId),
-    spOfUsers: async (userIds) => strip(await liveSpOfUsers(q, week, userIds)),
-    topWithTies: async (n) => strip(await liveTopWithTies(q, week, n)),
-  };
-}
-
-export function cachedLadder(index: RankIndex): LiveLadder {
-  const entry = (e: { userId: number; sp: number }) => ({ userId: String(e.userId), sp: e.sp });
-  return {
-    page: async (offset, limit) => index.slice(offset, limit).map(entry),
-    countAbove: async (sp) => index.countAbove(sp),
-    total: async () => index.size,
-    spAtPosition: async (position) => index.at(position - 1)?.sp ?? null,
-    spOf: async (userId) => index.spOfUser(Number(userId)),
-    spOfUsers: async (userIds) => userIds.map((userId) => ({ userId, sp: index.spOfUser(Number(userId)) })),
-    topWithTies: async (n) => {
-      const line = index.at(n - 1)?.sp;
-      const count = line === undefined ? index.size : index.countAbove(line - 1);
-      return index.slice(0, count).map(entry);
-    },
+    spOfUsers: (userIds) => liveSpOfUsers(q, week, userIds),
+    topWithTies: (n) => liveTopWithTies(q, week, n),
   };
 }

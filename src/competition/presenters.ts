@@ -2,13 +2,17 @@
 import { formatUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
 import { weekLabel } from "./calendar.js";
-import type { getMeta, getPrizePoolEstimate, LadderPage, MyStatus } from "./ladders.js";
+import type { FinalizeOutcome } from "./finalize-week.js";
+import type { LadderPage } from "./get-ladder-page.js";
+import type { Meta } from "./get-meta.js";
+import type { MyStatus } from "./get-my-status.js";
+import type { WeekPool } from "./get-pool-estimate.js";
 import { PRIZE_SPLIT_PCT } from "./prizes.js";
 import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
 
 const usdcOrNull = (m: bigint | null) => (m === null ? null : formatUsdc(m));
 
-export function presentMeta(m: Awaited<ReturnType<typeof getMeta>>) {
+export function presentMeta(m: Meta) {
   return {
     now: m.now.toISOString(),
     currentWeek: m.currentWeek,
@@ -70,7 +74,7 @@ export function presentMe(s: MyStatus) {
   };
 }
 
-export function presentPrizePool(p: Awaited<ReturnType<typeof getPrizePoolEstimate>>) {
+export function presentPrizePool(p: WeekPool) {
   return {
     estimatedUsdc: formatUsdc(p.estimate.estimatedMicro),
     selectedWeek: p.week,
@@ -82,5 +86,31 @@ export function presentPrizePool(p: Awaited<ReturnType<typeof getPrizePoolEstima
       protocolIncentiveUsdc: formatUsdc(p.estimate.incentiveMicro),
       entries: formatUsdc(p.estimate.entriesMicro),
     },
+  };
+}
+
+/** The finalize answer: the stored week result, amounts as USDC strings, winners' wallets checksummed. */
+export function presentFinalize({ result: r, alreadyFinalized, wallets }: FinalizeOutcome) {
+  return {
+    week: r.week,
+    finalizedAt: r.finalizedAt.toISOString(),
+    alreadyFinalized,
+    qualification: r.qualification,
+    champions: r.champions,
+    prizes: r.prizes.map((p) => ({
+      rank: p.rank,
+      userId: p.userId,
+      wallet: checksumWallet(wallets.get(p.userId) ?? null),
+      competitiveSp: p.sp,
+      rankPct: p.rankPct,
+      splitAmong: p.splitAmong,
+      amountUsdc: formatUsdc(p.amountMicro),
+    })),
+    pool: {
+      estimatedUsdc: formatUsdc(r.pool.estimatedMicro),
+      distributedUsdc: formatUsdc(r.pool.distributedMicro),
+      undistributedUsdc: formatUsdc(r.pool.undistributedMicro),
+    },
+    nextWeekEligible: r.nextWeekEligible,
   };
 }

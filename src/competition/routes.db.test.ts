@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } from "../../test/app.js";
+import { buildEventBody } from "../../test/factories.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,22 +17,7 @@ describe("competition smoke", () => {
       method: "PUT",
       url: "/api/admin/events/ev-w0",
       headers: ADMIN,
-      payload: {
-        sport: "football",
-        league: "EPL",
-        homeTeam: "A",
-        awayTeam: "B",
-        kickoffAt: "2026-11-05T18:00:00Z", // Thu, opening week
-        markets: [
-          {
-            key: "1x2",
-            outcomes: [
-              { key: "home", label: "A", odds: 2.15 },
-              { key: "away", label: "B", odds: 1.8 },
-            ],
-          },
-        ],
-      },
+      payload: buildEventBody({ kickoffAt: "2026-11-05T18:00:00Z" }), // Thu, opening week
     });
     expect(ev.status).toBe(201);
     for (const [i, sp] of [
@@ -79,5 +65,11 @@ describe("competition smoke", () => {
     });
     expect(status.status).toBe(200);
     expect(status.body.data.champions.eligible).toBe(false);
+  });
+});
+
+describe("the read path under test", () => {
+  it("is the rank cache, or SQL alone in the RANK_CACHE=off projects", () => {
+    expect(t.config.rankCache).toBe(process.env.TEST_RANK_CACHE !== "off");
   });
 });

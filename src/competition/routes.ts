@@ -5,10 +5,19 @@ import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../http/session.js";
 import { secretMatches } from "../shared/secrets.js";
-import type { CompetitionDeps } from "./competition-context.js";
+import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";
-import { getLeaderboard, getMeta, getMyStatus, getPrizePoolEstimate } from "./ladders.js";
-import { presentLeaderboard, presentMe, presentMeta, presentPrizePool } from "./presenters.js";
+import { getLadderPage } from "./get-ladder-page.js";
+import { getMeta } from "./get-meta.js";
+import { getMyStatus } from "./get-my-status.js";
+import { getPrizePoolEstimate } from "./get-pool-estimate.js";
+import {
+  presentFinalize,
+  presentLeaderboard,
+  presentMe,
+  presentMeta,
+  presentPrizePool,
+} from "./presenters.js";
 import {
   FinalizeQuery,
   FinalizeResponse,
@@ -39,7 +48,7 @@ export async function competitionRoutes(
     { schema: { tags, querystring: LeaderboardQuery, response: { 200: okSchema(LeaderboardResponse) } } },
     async (request) => {
       const q = request.query;
-      const page = await getLeaderboard(deps, {
+      const page = await getLadderPage(deps, {
         week: q.week,
         type: q.type ?? "qualification",
         offset: q.offset ?? 0,
@@ -77,6 +86,6 @@ export async function competitionRoutes(
         }
       },
     },
-    async (request) => ok(await finalizeWeek(deps, { week: request.query.week })),
+    async (request) => ok(presentFinalize(await finalizeWeek(deps, { week: request.query.week }))),
   );
 }

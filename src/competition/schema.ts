@@ -1,7 +1,9 @@
 /** Request and response schemas of the competition routes (SPEC §8). */
 import { Type } from "typebox";
 import { Nullable } from "../shared/schema-types.js";
-import { MAX_WEEK } from "./ladders.js";
+
+/** The largest week index a request may name (about 1,900 years of weeks). */
+export const MAX_WEEK = 100_000;
 
 const Week = Type.Integer({ minimum: 0, maximum: MAX_WEEK });
 const Iso = Type.String({ format: "date-time" });

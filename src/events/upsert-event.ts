@@ -6,7 +6,7 @@ import type { Clock } from "../clock.js";
 import { type Season, weekIndexAt } from "../competition/calendar.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { moveEventSp } from "../ledger/ledger.repository.js";
+import { moveEventSp } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
 import {
   type EventRow,

@@ -8,7 +8,7 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import { hasAdminToken } from "../admin/routes.js";
+import { hasAdminToken } from "../admin/admin-token.js";
 import { SESSION_COOKIE, verifySessionToken } from "../auth/session-token.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_TTL_SECONDS } from "../auth/session-token.js";
 import { type AuthDeps, resolveSession, SESSION_COOKIE } from "../auth/sign-in.js";
 import { AppError } from "../errors.js";
-import type { UserRow } from "../users/users.repository.js";
+import type { UserRow } from "../users/users.js";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -7,7 +7,7 @@ import type { SpType } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { ensureWalletUser } from "../users/register-user.js";
-import { findUserById } from "../users/users.repository.js";
+import { findUserById } from "../users/users.js";
 import { appendSpEntry, type SpLedgerRow } from "./ledger.repository.js";
 
 export interface RecordSpInput {

@@ -3,7 +3,7 @@
  * exist on the event's market; the server's odds for it are the price.
  */
 import { AppError } from "../errors.js";
-import type { StoredMarket } from "../events/events.repository.js";
+import type { StoredMarket } from "../events/events.js";
 
 export function assertEventOpen(event: { id: string; status: string; kickoffAt: Date }, now: Date): void {
   if (event.status !== "scheduled" || now.getTime() >= event.kickoffAt.getTime()) {

@@ -16,7 +16,7 @@
  * - Amounts are integers: micro-USDC, odds in thousandths, SP. No I/O, no clock.
  */
 import { getAddress } from "viem";
-import type { StoredMarket } from "../events/events.repository.js";
+import type { StoredMarket } from "../events/events.js";
 import { formatOdds, formatUsdc } from "../shared/money.js";
 import { usdcPredictionSp } from "./settlement.js";
 

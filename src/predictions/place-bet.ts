@@ -6,8 +6,8 @@
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { lockEventForBet } from "../events/events.repository.js";
-import { appendCredits } from "../ledger/credits.repository.js";
+import { lockEventForBet } from "../events/events.js";
+import { appendCredits } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import {

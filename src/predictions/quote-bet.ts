@@ -16,7 +16,7 @@ import { type QuoteMessage, quoteDigest, signQuote } from "../chain/quote-typed-
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { findEvent, type StoredMarket } from "../events/events.repository.js";
+import { findEvent, type StoredMarket } from "../events/events.js";
 import { assertEventOpen } from "./bet-rules.js";
 import { quoteExpiry } from "./onchain-bet-rules.js";
 import { insertQuote } from "./predictions.repository.js";

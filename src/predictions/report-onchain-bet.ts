@@ -16,7 +16,7 @@
  * replay with the same details returns it, anything else is 409 CONFLICT.
  */
 import { AppError } from "../errors.js";
-import { findEvent, lockEventForBet } from "../events/events.repository.js";
+import { findEvent, lockEventForBet } from "../events/events.js";
 import { parseOddsMilli, parseUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";

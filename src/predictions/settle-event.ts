@@ -8,8 +8,8 @@ import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.repository.js";
-import { appendSpEntry } from "../ledger/ledger.repository.js";
+import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
+import { appendSpEntry } from "../ledger/ledger.js";
 import { lockOpenPredictionsOfEvent, markSettled, type PredictionRow } from "./predictions.repository.js";
 import {
   creditsPayout,

@@ -2,12 +2,12 @@
  * A player's profile statistics: SP totals by type, prediction counts, win rate and streaks, credits, USDC
  * staked and won, all-time rank, and this week's competitive SP and ladder ranks (from the competition use case).
  */
-import type { CompetitionDeps } from "../competition/competition-context.js";
+import type { CompetitionDeps } from "../competition/competition-deps.js";
 import { SP_TYPES } from "../competition/competitive-sp.js";
-import { getMyStatus } from "../competition/ladders.js";
+import { getMyStatus } from "../competition/get-my-status.js";
 import { getAllTimeRow } from "../leaderboard/all-time.js";
-import { creditsBalance } from "../ledger/credits.repository.js";
-import type { UserRow } from "../users/users.repository.js";
+import { creditsBalance } from "../ledger/ledger.js";
+import type { UserRow } from "../users/users.js";
 import { predictionCounts, settledResults, spByType, usdcTotals } from "./profile.repository.js";
 import { winRate, winStreaks } from "./stats-rules.js";
 

@@ -1,7 +1,7 @@
 /** HTTP edge of profile statistics: GET /api/user/profile-stats (signed in). */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import type { CompetitionDeps } from "../competition/competition-context.js";
+import type { CompetitionDeps } from "../competition/competition-deps.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../http/session.js";
 import { formatUsdc } from "../shared/money.js";

@@ -8,7 +8,7 @@ import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { appendSpEntry } from "../ledger/ledger.repository.js";
+import { appendSpEntry } from "../ledger/ledger.js";
 import { dayBounds, utcDay } from "./day-rules.js";
 import { pickRaffleWinner } from "./raffle-rules.js";
 import {

@@ -6,8 +6,8 @@
  */
 import type { Season } from "../competition/calendar.js";
 import type { Db } from "../db/client.js";
-import { appendSpEntry } from "../ledger/ledger.repository.js";
-import type { UserRow } from "../users/users.repository.js";
+import { appendSpEntry } from "../ledger/ledger.js";
+import type { UserRow } from "../users/users.js";
 import { countReferees, refereesOf } from "./rewards.repository.js";
 
 export type RefereeStatus = "waiting" | "redeemable" | "redeemed";

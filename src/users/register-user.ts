@@ -3,7 +3,7 @@
  * same transaction that creates the user.
  */
 import type { Tx } from "../db/client.js";
-import { appendCredits } from "../ledger/credits.repository.js";
+import { appendCredits } from "../ledger/ledger.js";
 import { walletDisplayName } from "./presenters.js";
 import { findOrCreateWalletUser, type UserRow } from "./users.repository.js";
 

@@ -214,13 +214,6 @@ export function collectConsoleErrors(page: Page, into: string[]): void {
   page.on("pageerror", (err) => into.push(`${page.url()}: uncaught ${err.message}`));
 }
 
-/**
- * The console errors that are expected until issue 10 lands: the page asks `GET /api/chain/info` to decide
- * whether to offer USDC bets, and the service answers 404 while that route does not exist.
- */
-export const withoutPendingChainInfo = (errors: string[]) =>
-  errors.filter((e) => !(e.includes("404") && e.includes("/api/chain/info")));
-
 /** axe-core on the page as it is now: the violations as "rule: target, target" lines (none expected). */
 export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();

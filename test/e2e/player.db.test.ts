@@ -20,14 +20,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, signIn, type TestApp, testKey } from "../app.js";
 import { startTestIssuer, type TestIssuer } from "../oidc-issuer.js";
-import {
-  chromiumAvailable,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  type TestWallet,
-  withoutPendingChainInfo,
-} from "./browser.js";
+import { chromiumAvailable, DESKTOP, launchChromium, PHONE, type TestWallet } from "./browser.js";
 import {
   apiData,
   playEvent,
@@ -391,6 +384,6 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
   it("logged no console errors (and no CSP violation)", async () => {
     await desktop.close();
     await phone.close();
-    expect(withoutPendingChainInfo(consoleErrors)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@
 import { createServer } from "node:net";
 import { privateKeyToAccount } from "viem/accounts";
 import { ADMIN, call, createTestApp, FINALIZE, type TestApp, testKey } from "../app.js";
+import { buildEventBody } from "../factories.js";
 
 export const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 export const PLAYERS = 60;
@@ -62,22 +63,7 @@ const SP_OF_WEEK: Record<0 | 1 | 2, (i: number) => number> = {
 async function seed(t: TestApp): Promise<void> {
   const kickoffs = ["2026-11-05T18:00:00.000Z", "2026-11-12T18:00:00.000Z", "2026-11-18T18:00:00.000Z"];
   for (const [week, kickoffAt] of kickoffs.entries()) {
-    await admin(t, "PUT", `/api/admin/events/e2e-w${week}`, {
-      sport: "football",
-      league: "E2E League",
-      homeTeam: `Home ${week}`,
-      awayTeam: `Away ${week}`,
-      kickoffAt,
-      markets: [
-        {
-          key: "winner",
-          outcomes: [
-            { key: "home", label: "Home", odds: 1.9 },
-            { key: "away", label: "Away", odds: 2.1 },
-          ],
-        },
-      ],
-    });
+    await admin(t, "PUT", `/api/admin/events/e2e-w${week}`, buildEventBody({ kickoffAt }));
   }
   for (const week of [0, 1, 2] as const) {
     const rows = Array.from({ length: PLAYERS }, (_, n) => n + 1).map((i) =>

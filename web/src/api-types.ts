@@ -1107,6 +1107,58 @@ export interface paths {
       };
     };
   };
+  "/api/pred2earn/quote": {
+    /** @description A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md). */
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            eventId: string;
+            market: string;
+            outcome: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                eventId: string;
+                market: string;
+                outcome: string;
+                /** @description decimal odds of the quote */
+                odds: number;
+                /** @description the last instant a block may carry for the bet (before kickoff) */
+                expiresAt: string;
+                chainId: number;
+                /** @description the betting contract (checksummed): the EIP-712 verifying contract */
+                contract: string;
+                /** @description the first argument of placeBet(quote, signature, amount) */
+                quote: {
+                  /** @description the signed-in wallet (checksummed): only it can place the bet */
+                  bettor: string;
+                  /** @description keccak256(utf8("<eventId>/<market>")) */
+                  marketId: string;
+                  /** @description index of the outcome in its market */
+                  outcome: number;
+                  /** @description odds in thousandths (uint256) */
+                  odds: string;
+                  /** @description unix seconds (uint256) */
+                  expiry: string;
+                };
+                /** @description EIP-712 signature of the odds signer */
+                signature: string;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/pred2earn/bet-placed-v2": {
     post: {
       parameters: {
@@ -1246,6 +1298,38 @@ export interface paths {
                     };
                   })[];
                 nextCursor: string | null;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/chain/info": {
+    /** @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md. */
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                /** @description the chain of version-2 bets */
+                chainId: number | null;
+                /** @description the betting contract: approve USDC to it, then call placeBet (checksummed) */
+                bettingContract: string | null;
+                /** @description the USDC token bets are staked in (checksummed) */
+                usdc: string | null;
+                /** @description the address that signs quotes (the contract's oddsSigner) (checksummed) */
+                oddsSigner: string | null;
+                /** @description how long a quote lasts (never past kickoff) */
+                quoteTtlSeconds: number;
+                /** @description confirmations before a bet or fee counts */
+                confirmations: number;
+                /** @description finalized: also waits for the node's finalized block where it serves one */
+                finality: "finalized" | "confirmations";
               };
             };
           };

@@ -1,8 +1,7 @@
 /**
  * The page's only door to the server: same-origin `fetch` with the session cookie, unwrapping the
  * `{success, data}` / `{success: false, error, status, code}` envelopes of SPEC §8–9 into data or an ApiError.
- * Every type here comes from the generated OpenAPI types (./api-types.ts, `npm run gen:api`), except the chain
- * endpoints of version-2 bets, which are not in the document yet (see ChainInfo).
+ * Every type here comes from the generated OpenAPI types (./api-types.ts, `npm run gen:api`).
  */
 import type { paths } from "./api-types";
 
@@ -61,37 +60,12 @@ export type Raffle = ApiData<"/api/daily-raffle", "get">;
 export type ReclaimInfo = ApiData<"/api/reclaim/info", "get">;
 export type Reclaimed = ApiData<"/api/reclaim", "post">;
 
-/**
- * The chain version-2 bets are placed on (`GET /api/chain/info`, issue 10); every field null when no chain is
- * configured. Written by hand until the route is in the OpenAPI document; then derive it like the types above.
- */
-export interface ChainInfo {
-  chainId: number | null;
-  bettingContract: string | null;
-  usdc: string | null;
-  oddsSigner: string | null;
-  quoteTtlSeconds: number | null;
-  confirmations: number | null;
-}
-
-/** A signed odds quote (`POST /api/pred2earn/quote`, issue 10), handed to the betting contract as is. */
-export interface SignedQuote {
-  eventId: string;
-  market: string;
-  outcome: string;
-  odds: number;
-  expiresAt: string;
-  chainId: number;
-  contract: string;
-  quote: {
-    bettor: string;
-    marketId: string;
-    outcome: number | string;
-    odds: number | string;
-    expiry: number | string;
-  };
-  signature: string;
-}
+/** The chain version-2 bets are placed on (`GET /api/chain/info`); every field null when no chain is configured. */
+export type ChainInfo = ApiData<"/api/chain/info", "get">;
+/** A signed odds quote (`POST /api/pred2earn/quote`), handed to the betting contract as is. */
+export type SignedQuote = ApiData<"/api/pred2earn/quote", "post">;
+export type QuoteBody = ApiBody<"/api/pred2earn/quote", "post">;
+export type OnchainBetPlaced = ApiData<"/api/pred2earn/bet-placed-v2", "post">;
 
 /** A failed call: the envelope's message, code and details, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -189,20 +163,14 @@ export const api = {
   reclaimInfo: () => request<ReclaimInfo>("GET", "/api/reclaim/info"),
   reclaim: () => request<Reclaimed>("POST", "/api/reclaim"),
 
-  /** The chain of version-2 bets; null when the service has no chain endpoint or no chain configured. */
+  /** The chain of version-2 bets; null when the service has no chain configured. */
   chainInfo: async (): Promise<ChainInfo | null> => {
-    try {
-      const info = await request<ChainInfo>("GET", "/api/chain/info");
-      return info.chainId !== null && info.bettingContract !== null && info.usdc !== null ? info : null;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return null;
-      throw err;
-    }
+    const info = await request<ChainInfo>("GET", "/api/chain/info");
+    return info.chainId !== null && info.bettingContract !== null && info.usdc !== null ? info : null;
   },
-  quote: (body: { eventId: string; market: string; outcome: string }) =>
-    request<SignedQuote>("POST", "/api/pred2earn/quote", body),
+  quote: (body: QuoteBody) => request<SignedQuote>("POST", "/api/pred2earn/quote", body),
   reportOnchainBet: (body: OnchainBetBody, idempotencyKey: string) =>
-    request<{ prediction: BetPlaced["prediction"] }>("POST", "/api/pred2earn/bet-placed-v2", body, {
+    request<OnchainBetPlaced>("POST", "/api/pred2earn/bet-placed-v2", body, {
       "idempotency-key": idempotencyKey,
     }),
 };

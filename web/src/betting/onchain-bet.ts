@@ -8,20 +8,12 @@
  *    `pending` to `open` (confirmed) or `rejected` by polling `/api/user/predictions`.
  * Every wait has a time limit. Amounts are integer micro-USDC (bigint) throughout.
  */
-import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex } from "viem";
+import { bettingAbi } from "../../../src/chain/betting-abi";
 import { api, type BetPlaced, type ChainInfo, type SignedQuote } from "../api";
 import { microToUsdc } from "../format";
 import { ask, chainName, WalletError, walletAccount, walletChainId } from "../session/wallet-sign-in";
 import type { Eip1193Provider } from "../session/wallets";
-
-/**
- * The betting contract's entry point for a signed quote. Issue 10 exports the contract's ABI from
- * src/chain/betting-abi.ts; until then this is the interface it announced, kept here.
- */
-export const placeBetAbi = parseAbi([
-  "struct Quote { address bettor; bytes32 marketId; uint8 outcome; uint256 odds; uint256 expiry; }",
-  "function placeBet(Quote quote, bytes signature, uint256 amount)",
-]);
 
 const RECEIPT_TIMEOUT_MS = 5 * 60_000;
 const CONFIRMATION_TIMEOUT_MS = 15 * 60_000;
@@ -136,7 +128,7 @@ export async function placeOnchainBet(input: {
 
   onStep({ step: "placing" });
   const data = encodeFunctionData({
-    abi: placeBetAbi,
+    abi: bettingAbi,
     functionName: "placeBet",
     args: [quoteTuple(quote.quote), quote.signature as Hex, stakeMicro],
   });

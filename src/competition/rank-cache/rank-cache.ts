@@ -6,13 +6,13 @@
  * feed query. The same query reports which weeks are finalized: such a week is served from its snapshot and
  * dropped from memory. Facts that never change once written (a week's stored eligibility) are kept too.
  */
-import type { Queryable } from "../db/client.js";
-import { loadWeekSp, rankChangesSince } from "./competition.repository.js";
+import type { Queryable } from "../../db/client.js";
+import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
 import { RankIndex } from "./rank-index.js";
 
 const MAX_DISPLAY_ENTRIES = 200_000;
 
-export class LadderCache {
+export class RankCache {
   private readonly weeks = new Map<number, RankIndex>();
   private readonly lastUse = new Map<number, number>();
   private watermark: string | null = null;

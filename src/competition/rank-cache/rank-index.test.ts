@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../shared/prng.js";
+import { mulberry32 } from "../../shared/prng.js";
+import { rankLadder } from "../ranking.js";
 import { RankIndex } from "./rank-index.js";
-import { rankLadder } from "./ranking.js";
 
 function expectSameAsReference(index: RankIndex, truth: Map<number, number>) {
   const ranked = rankLadder([...truth].map(([userId, sp]) => ({ userId: String(userId), sp })));

@@ -1,0 +1,17 @@
+/** What the competition use cases run with; the app and the CLI build it from the configuration. */
+import type { Clock } from "../clock.js";
+import type { Db } from "../db/client.js";
+import type { Season } from "./calendar.js";
+import type { RankCache } from "./rank-cache/rank-cache.js";
+
+export interface CompetitionDeps {
+  db: Db;
+  clock: Clock;
+  season: Season;
+  /** PROTOCOL_INCENTIVE_USDC in micro-USDC: the weekly subsidy added to the pool. */
+  incentiveMicro: bigint;
+  /** In-memory ranks of live weeks (RANK_CACHE=on); null or absent reads every rank from SQL. */
+  cache?: RankCache | null;
+  /** With the fee indexer on: the time up to which chain fees are recorded (null: none yet). Finalize waits on it. */
+  feesIndexedThrough?: (() => Promise<Date | null>) | null;
+}

@@ -1,0 +1,165 @@
+/**
+ * One page of a week's Qualification or Champions ladder (SPEC §8, default: the current week). A finalized week
+ * is served from its snapshot; any other week live and provisional, Champions rows of rank ≤ 5 with the prize
+ * projected from the week's pool as it stands.
+ */
+import { findDisplayInfo } from "../users/users.js";
+import { currentWeek, isChampionsEnabled } from "./calendar.js";
+import type { CompetitionDeps } from "./competition-deps.js";
+import { weekPool } from "./get-pool-estimate.js";
+import { projectedPrizeFor, splitPrizes } from "./prizes.js";
+import {
+  CUTOFFS,
+  competitionRank,
+  cutoffSp,
+  type Ladder,
+  PAID_RANKS,
+  pageRanks,
+  type RankedEntry,
+  withinCutoff,
+} from "./ranking.js";
+import { Standings } from "./standings.js";
+
+export interface LadderRow {
+  rank: number;
+  userId: string;
+  displayName: string;
+  wallet: string | null;
+  competitiveSp: number;
+  withinCutoff: boolean;
+  prizeMicro: bigint | null;
+}
+
+export interface LadderPage {
+  week: number;
+  type: Ladder;
+  championsEnabled: boolean;
+  provisional: boolean;
+  total: number;
+  offset: number;
+  limit: number;
+  cutoffRank: number;
+  cutoffSp: number | null;
+  rows: LadderRow[];
+}
+
+type PageFrame = Omit<LadderPage, "total" | "cutoffSp" | "rows">;
+
+export async function getLadderPage(
+  deps: CompetitionDeps,
+  input: { week?: number; type: Ladder; offset: number; limit: number },
+): Promise<LadderPage> {
+  const standings = await Standings.open(deps);
+  const now = deps.clock.now();
+  const week = input.week ?? currentWeek(deps.season, now);
+  const { type, offset, limit } = input;
+  const frame: PageFrame = {
+    week,
+    type,
+    championsEnabled: isChampionsEnabled(week),
+    provisional: !standings.isFinalized(week),
+    offset,
+    limit,
+    cutoffRank: CUTOFFS[type],
+  };
+  if (type === "champions" && !isChampionsEnabled(week)) {
+    return { ...frame, total: 0, cutoffSp: null, rows: [] };
+  }
+  if (standings.isFinalized(week)) return finalizedPage(standings, frame);
+  return type === "qualification"
+    ? liveQualificationPage(deps, standings, frame)
+    : liveChampionsPage(deps, standings, frame, now);
+}
+
+async function finalizedPage(standings: Standings, frame: PageFrame): Promise<LadderPage> {
+  const { week, type, offset, limit } = frame;
+  const [result, page] = await Promise.all([
+    standings.weekResult(week),
+    standings.snapshotPage(week, type, offset, limit),
+  ]);
+  const part = type === "qualification" ? result.qualification : result.champions;
+  return {
+    ...frame,
+    total: part.participants,
+    cutoffSp: part.cutoffSp,
+    rows: page.map((r) => ({
+      rank: r.rank,
+      userId: r.userId,
+      displayName: r.displayName,
+      wallet: r.wallet,
+      competitiveSp: r.sp,
+      withinCutoff: r.withinCutoff,
+      prizeMicro: r.prizeMicro,
+    })),
+  };
+}
+
+async function liveQualificationPage(
+  deps: CompetitionDeps,
+  standings: Standings,
+  frame: PageFrame,
+): Promise<LadderPage> {
+  const { week, offset, limit, cutoffRank } = frame;
+  const ladder = await standings.liveLadder(week);
+  const [page, total, line] = await Promise.all([
+    ladder.page(offset, limit),
+    ladder.total(),
+    ladder.spAtPosition(cutoffRank),
+  ]);
+  const firstRank = page.length > 0 ? competitionRank(await ladder.countAbove(page[0]!.sp)) : 1;
+  const ranks = pageRanks(
+    page.map((r) => r.sp),
+    offset,
+    firstRank,
+  );
+  const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
+  return { ...frame, total, cutoffSp: line, rows: await ladderRows(deps, entries, cutoffRank, () => null) };
+}
+
+async function liveChampionsPage(
+  deps: CompetitionDeps,
+  standings: Standings,
+  frame: PageFrame,
+  now: Date,
+): Promise<LadderPage> {
+  const { week, offset, limit, cutoffRank } = frame;
+  const ladder = await standings.championsLadder(week);
+  const { estimate } = await weekPool(deps, deps.db, week, now);
+  const { prizes } = splitPrizes(ladder, estimate.estimatedMicro);
+  const rows = await ladderRows(deps, ladder.slice(offset, offset + limit), cutoffRank, (e) =>
+    e.rank <= PAID_RANKS ? projectedPrizeFor(prizes, e.userId) : null,
+  );
+  return { ...frame, total: ladder.length, cutoffSp: cutoffSp(ladder, cutoffRank), rows };
+}
+
+/** Ladder rows of ranked entries: display data, the cutoff flag, the prize when paid. */
+async function ladderRows(
+  deps: CompetitionDeps,
+  entries: RankedEntry[],
+  cutoffRank: number,
+  prizeOf: (e: RankedEntry) => bigint | null,
+): Promise<LadderRow[]> {
+  const users = await displayInfo(
+    deps,
+    entries.map((e) => e.userId),
+  );
+  return entries.map((e) => {
+    const u = users.get(e.userId)!;
+    return {
+      rank: e.rank,
+      userId: e.userId,
+      displayName: u.displayName,
+      wallet: u.wallet,
+      competitiveSp: e.sp,
+      withinCutoff: withinCutoff(e.rank, cutoffRank),
+      prizeMicro: prizeOf(e),
+    };
+  });
+}
+
+/** Display data (name, wallet) of ladder users: remembered by the rank cache when it is on, else one query. */
+function displayInfo(deps: CompetitionDeps, userIds: string[]) {
+  return deps.cache
+    ? deps.cache.displayOf(userIds, (missing) => findDisplayInfo(deps.db, missing))
+    : findDisplayInfo(deps.db, userIds);
+}

@@ -1,0 +1,16 @@
+/**
+ * What other capabilities may use of the users: the user record, the lookups and account links the sign-in use
+ * cases need, and the display data (name, wallet) of many users at once. Creating a user with its welcome credits
+ * is register-user.ts.
+ */
+export {
+  findDisplayInfo,
+  findOrCreateOidcUser,
+  findUserById,
+  findUserByOidc,
+  findUserByReferralCode,
+  findUserByWallet,
+  linkOidc,
+  linkWallet,
+  type UserRow,
+} from "./users.repository.js";
