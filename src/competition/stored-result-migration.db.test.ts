@@ -1,5 +1,5 @@
 /**
- * Migration 0006: a finalized week stored by an earlier version (the finalize answer as the API formatted it)
+ * Migration 0007: a finalized week stored by an earlier version (the finalize answer as the API formatted it)
  * becomes domain data, and is served exactly as before. The row below is what that version stored for a week-1
  * finalize with a pool of 100.000003 USDC (incentive and fees): rank 1 gets floor(35 %) = 35.000001, ranks 2 (two
  * players) 30 % / 2 = 15.000000 each, rank 4 10.000000, rank 5 5.000000; distributed 80.000001, undistributed
@@ -13,7 +13,7 @@ import { addSp, getData, NO_RATE_LIMITS, player } from "../../test/competition-a
 import { rows } from "../db/client.js";
 
 const MIGRATION = readFileSync(
-  new URL("../db/migrations/0006_finalize_result_domain.sql", import.meta.url),
+  new URL("../db/migrations/0007_finalize_result_domain.sql", import.meta.url),
   "utf8",
 );
 
