@@ -25,17 +25,20 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = opts;
   const tags = ["predictions"];
-  const security = [{ session: [] }];
 
   app.post(
     "/api/pred2earn/bet-placed",
     {
       schema: {
+        summary: "Bet free credits on an outcome (version 1)",
         tags,
-        security,
         headers: IdempotencyHeaders,
         body: BetBody,
         response: { 201: okSchema(Type.Object({ prediction: PredictionSchema, balance: Type.Integer() })) },
+      },
+      config: {
+        auth: "session",
+        errors: ["NOT_FOUND", "EVENT_CLOSED", "ODDS_CHANGED", "INSUFFICIENT_CREDITS", "CONFLICT"],
       },
     },
     async (request, reply) => {
@@ -54,12 +57,13 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
     "/api/pred2earn/bet-placed-v2",
     {
       schema: {
+        summary: "Report a USDC bet placed on-chain (version 2)",
         tags,
-        security,
         headers: IdempotencyHeaders,
         body: OnchainBetBody,
         response: { 201: okSchema(Type.Object({ prediction: PredictionSchema })) },
       },
+      config: { auth: "session", errors: ["NOT_FOUND", "EVENT_CLOSED", "CONFLICT"] },
     },
     async (request, reply) => {
       const { user } = await requireUser(request);
@@ -76,7 +80,15 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
 
   app.post(
     "/api/pred2earn/claim-payout",
-    { schema: { tags, security, body: ClaimBody, response: { 200: okSchema(ClaimResponse) } } },
+    {
+      schema: {
+        summary: "Claim the payout of a won or void prediction",
+        tags,
+        body: ClaimBody,
+        response: { 200: okSchema(ClaimResponse) },
+      },
+      config: { auth: "session", errors: ["NOT_FOUND", "NOT_CLAIMABLE", "ALREADY_CLAIMED"] },
+    },
     async (request) => {
       const { user } = await requireUser(request);
       const claim = await claimPayout(deps, {
@@ -91,8 +103,8 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
     "/api/user/predictions",
     {
       schema: {
+        summary: "My predictions, newest first, each with its event",
         tags,
-        security,
         querystring: PredictionsQuery,
         response: {
           200: okSchema(
@@ -103,6 +115,7 @@ export async function predictionRoutes(instance: FastifyInstance, opts: { deps: 
           ),
         },
       },
+      config: { auth: "session" },
     },
     async (request) => {
       const { user } = await requireUser(request);
