@@ -7,7 +7,14 @@ import { defineConfig } from "vitest/config";
  * the same answers to the same tests.
  */
 const storage = ["src/**/*.db.test.ts", "test/**/*.db.test.ts"];
-const competitionReads = ["src/competition/**/*.db.test.ts", "src/profile/**/*.db.test.ts"];
+/** The tests that read ladders, ranks and eligibility through the API (the others never touch the rank cache). */
+const competitionReads = [
+  "src/competition/leaderboard.db.test.ts",
+  "src/competition/me-and-pool.db.test.ts",
+  "src/competition/finalize.db.test.ts",
+  "src/competition/routes.db.test.ts",
+  "src/profile/profile-stats.db.test.ts",
+];
 const common = { testTimeout: 60_000, hookTimeout: 120_000 };
 const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 

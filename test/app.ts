@@ -1,6 +1,8 @@
 /**
  * A real app on a fresh test database (PGlite or PostgreSQL, per TEST_DB), with a pinned clock and helpers to
- * drive it through HTTP exactly as a client would (fastify.inject).
+ * drive it through HTTP exactly as a client would (fastify.inject). Every response it sends is checked against
+ * its OpenAPI document (test/response-contract.ts): `call` fails on a response that breaks it, `close` on any
+ * other (a direct inject, a browser's request).
  */
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
@@ -10,6 +12,7 @@ import { AdjustableClock } from "../src/clock.js";
 import { type Config, loadConfig } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
 import { createTestDatabase } from "./db.js";
+import { checkResponsesAgainstDocument, takeViolations } from "./response-contract.js";
 
 export const ADMIN = { authorization: "Bearer test-admin-token" };
 export const FINALIZE = { "x-competition-finalize-secret": "test-finalize-secret" };
@@ -52,6 +55,7 @@ export async function createTestApp(
   const database = opts.database ?? (await createTestDatabase());
   const clock = new AdjustableClock(opts.now ?? new Date("2026-11-20T12:00:00.000Z"));
   const app = await buildApp({ config, database, clock });
+  checkResponsesAgainstDocument(app);
   await app.ready();
   return {
     app,
@@ -61,13 +65,22 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       if (!opts.database) await database.close();
+      failOnViolations(app);
     },
   };
 }
 
-/** Injects a request and returns status, parsed JSON body and headers. */
+/** Throws when a response of `app` broke its OpenAPI document. */
+function failOnViolations(app: FastifyInstance): void {
+  const violations = takeViolations(app);
+  if (violations.length > 0)
+    throw new Error(`responses break the OpenAPI document:\n${violations.join("\n")}`);
+}
+
+/** Injects a request and returns status, parsed JSON body and headers; fails when the response breaks the document. */
 export async function call(app: FastifyInstance, opts: InjectOptions) {
   const res = await app.inject(opts);
+  failOnViolations(app);
   let body: any = null;
   try {
     body = res.json();

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import type { AdjustableClock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
+import { SP_TYPES } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { presentEvent } from "../events/presenters.js";
@@ -19,6 +20,7 @@ import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
+import { StringEnum, UsdcString } from "../shared/schema-types.js";
 import { hasAdminToken } from "./admin-token.js";
 import { ClockBody, EventResultBody, ProtocolFeeBody, RaffleDrawBody, SpTransactionBody } from "./schema.js";
 
@@ -37,7 +39,6 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = opts;
   const tags = ["admin"];
-  const security = [{ admin: [] }];
 
   app.addHook("onRequest", async (request) => {
     if (!hasAdminToken(request.headers.authorization, deps.adminToken)) {
@@ -49,12 +50,13 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     "/api/admin/events/:id",
     {
       schema: {
+        summary: "Create (201) or update an event and its odds",
         tags,
-        security,
         params: EventIdParams,
         body: EventUpsertBody,
         response: { 200: okSchema(EventSchema), 201: okSchema(EventSchema) },
       },
+      config: { auth: "admin", errors: ["CONFLICT"] },
     },
     async (request, reply) => {
       const { event, created } = await upsertEvent(deps, request.params.id, request.body);
@@ -66,7 +68,7 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
   const SpRow = Type.Object({
     id: Type.String(),
     userId: Type.String(),
-    type: Type.String(),
+    type: StringEnum(SP_TYPES),
     amount: Type.Integer(),
     eventId: Type.Union([Type.String(), Type.Null()]),
     externalId: Type.String(),
@@ -76,11 +78,12 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     "/api/admin/sp-transactions",
     {
       schema: {
+        summary: "Append one SP ledger row (201); a replayed externalId returns the first (200)",
         tags,
-        security,
         body: SpTransactionBody,
         response: { 200: okSchema(SpRow), 201: okSchema(SpRow) },
       },
+      config: { auth: "admin", errors: ["NOT_FOUND"] },
     },
     async (request, reply) => {
       const { row, created } = await recordSpTransaction(deps, request.body);
@@ -92,13 +95,19 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
   const Fee = Type.Object({
     txHash: Type.String(),
     logIndex: Type.Integer(),
-    amountUsdc: Type.String(),
-    occurredAt: Type.String(),
+    amountUsdc: UsdcString(),
+    occurredAt: Type.String({ format: "date-time" }),
   });
   app.post(
     "/api/admin/protocol-fees",
     {
-      schema: { tags, security, body: ProtocolFeeBody, response: { 200: okSchema(Fee), 201: okSchema(Fee) } },
+      schema: {
+        summary: "Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200)",
+        tags,
+        body: ProtocolFeeBody,
+        response: { 200: okSchema(Fee), 201: okSchema(Fee) },
+      },
+      config: { auth: "admin" },
     },
     async (request, reply) => {
       const { fee, created } = await recordProtocolFee(deps.db, request.body);
@@ -111,8 +120,8 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     "/api/admin/events/:id/result",
     {
       schema: {
+        summary: "Settle an event: its result settles every open prediction once",
         tags,
-        security,
         params: EventIdParams,
         body: EventResultBody,
         response: {
@@ -121,6 +130,7 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
           ),
         },
       },
+      config: { auth: "admin", errors: ["NOT_FOUND", "CONFLICT"] },
     },
     async (request) => {
       const { event, settled, alreadySettled } = await settleEvent(deps, {
@@ -135,8 +145,8 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     "/api/admin/raffle/draw",
     {
       schema: {
+        summary: "Draw an ended day's raffle (once)",
         tags,
-        security,
         body: RaffleDrawBody,
         response: {
           200: okSchema(
@@ -152,6 +162,7 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
           ),
         },
       },
+      config: { auth: "admin", errors: ["CONFLICT"] },
     },
     async (request) => {
       const { raffle, alreadyDrawn } = await drawDailyRaffle(
@@ -175,11 +186,12 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       "/api/admin/clock",
       {
         schema: {
+          summary: "Pin the clock (null: real time); only with TEST_CLOCK=1",
           tags,
-          security,
           body: ClockBody,
-          response: { 200: okSchema(Type.Object({ now: Type.String() })) },
+          response: { 200: okSchema(Type.Object({ now: Type.String({ format: "date-time" }) })) },
         },
+        config: { auth: "admin" },
       },
       async (request) => {
         deps.clock.set(request.body.now === null ? null : new Date(request.body.now));

@@ -24,21 +24,40 @@ export async function authRoutes(
 
   app.get(
     "/api/auth/providers",
-    { schema: { tags: ["auth"], response: { 200: okSchema(ProvidersResponse) } } },
+    {
+      schema: {
+        summary: "The sign-in methods this service offers (wallet chains, identity provider)",
+        tags: ["auth"],
+        response: { 200: okSchema(ProvidersResponse) },
+      },
+      config: { auth: "public" },
+    },
     async () => ok(providers),
   );
 
   app.get(
     "/api/auth/nonce",
-    { schema: { tags: ["auth"], response: { 200: okSchema(NonceResponse) } }, config: { rateClass: "auth" } },
+    {
+      schema: {
+        summary: "A single-use sign-in nonce (10 min)",
+        tags: ["auth"],
+        response: { 200: okSchema(NonceResponse) },
+      },
+      config: { rateClass: "auth", auth: "public" },
+    },
     async () => ok({ nonce: (await issueNonce(auth)).nonce }),
   );
 
   app.post(
     "/api/auth/wallet",
     {
-      schema: { tags: ["auth"], body: WalletSignInBody, response: { 200: okSchema(UserResponse) } },
-      config: { rateClass: "auth" },
+      schema: {
+        summary: "Sign in with a wallet (EIP-4361 message and signature)",
+        tags: ["auth"],
+        body: WalletSignInBody,
+        response: { 200: okSchema(UserResponse) },
+      },
+      config: { rateClass: "auth", auth: "session-optional", errors: ["UNAUTHENTICATED"] },
     },
     async (request, reply) => {
       const current = await request.session();
@@ -59,8 +78,13 @@ export async function authRoutes(
   app.post(
     "/api/auth/oidc",
     {
-      schema: { tags: ["auth"], body: OidcSignInBody, response: { 200: okSchema(UserResponse) } },
-      config: { rateClass: "auth" },
+      schema: {
+        summary: "Sign in with an OIDC ID token",
+        tags: ["auth"],
+        body: OidcSignInBody,
+        response: { 200: okSchema(UserResponse) },
+      },
+      config: { rateClass: "auth", auth: "session-optional", errors: ["UNAUTHENTICATED", "NOT_FOUND"] },
     },
     async (request, reply) => {
       const current = await request.session();
@@ -76,13 +100,19 @@ export async function authRoutes(
 
   app.get(
     "/api/auth/session",
-    { schema: { tags: ["auth"], response: { 200: okSchema(UserResponse) } } },
+    {
+      schema: { summary: "The signed-in user", tags: ["auth"], response: { 200: okSchema(UserResponse) } },
+      config: { auth: "session" },
+    },
     async (request) => ok({ user: presentUser((await requireUser(request)).user) }),
   );
 
   app.post(
     "/api/auth/logout",
-    { schema: { tags: ["auth"], response: { 200: okSchema(Type.Object({})) } } },
+    {
+      schema: { summary: "Sign out", tags: ["auth"], response: { 200: okSchema(Type.Object({})) } },
+      config: { auth: "session-optional" },
+    },
     async (request, reply) => {
       const s = await request.session();
       if (s) await signOut(auth, s.sessionId);

@@ -24,7 +24,8 @@ export interface WeekBounds {
   end: Date;
 }
 
-export type WeekStatus = "upcoming" | "live" | "ended" | "finalized";
+export const WEEK_STATUSES = ["upcoming", "live", "ended", "finalized"] as const;
+export type WeekStatus = (typeof WEEK_STATUSES)[number];
 
 export interface RailWeek {
   week: number;

@@ -8,7 +8,7 @@
  * - Paid entries are not live: `entriesMicro` is always 0n.
  * - Pure: `now` is an argument; fee amounts are summed by the caller (the repository) over the window.
  */
-import { type Season, weekBounds } from "./calendar.js";
+import { assertWeek, type Season, weekBounds } from "./calendar.js";
 
 export interface FeeWindow {
   fundingWeekIndex: number;
@@ -25,7 +25,7 @@ export interface PoolEstimate {
 
 /** The half-open window of week W−1's fees that fund week W's pool, cut at `now`; null for week 0. */
 export function feeWindow(season: Season, week: number, now: Date): FeeWindow | null {
-  weekBounds(season, week); // validates `week`
+  assertWeek(week);
   if (week === 0) return null;
   const funding = weekBounds(season, week - 1);
   const start = funding.start.getTime();

@@ -39,13 +39,28 @@ export async function competitionRoutes(
 
   app.get(
     "/api/competition/meta",
-    { schema: { tags, response: { 200: okSchema(MetaResponse) } } },
+    {
+      schema: {
+        summary: "The current week, its countdown and the week rail",
+        tags,
+        response: { 200: okSchema(MetaResponse) },
+      },
+      config: { auth: "public" },
+    },
     async () => ok(presentMeta(await getMeta(deps))),
   );
 
   app.get(
     "/api/competition/leaderboard",
-    { schema: { tags, querystring: LeaderboardQuery, response: { 200: okSchema(LeaderboardResponse) } } },
+    {
+      schema: {
+        summary: "A page of a week's Qualification or Champions ladder",
+        tags,
+        querystring: LeaderboardQuery,
+        response: { 200: okSchema(LeaderboardResponse) },
+      },
+      config: { auth: "public" },
+    },
     async (request) => {
       const q = request.query;
       const page = await getLadderPage(deps, {
@@ -60,7 +75,15 @@ export async function competitionRoutes(
 
   app.get(
     "/api/competition/me",
-    { schema: { tags, querystring: WeekQuery, response: { 200: okSchema(MeResponse) } } },
+    {
+      schema: {
+        summary: "My standing in a week",
+        tags,
+        querystring: WeekQuery,
+        response: { 200: okSchema(MeResponse) },
+      },
+      config: { auth: "session" },
+    },
     async (request) => {
       const { user } = await requireUser(request);
       return ok(presentMe(await getMyStatus(deps, { userId: String(user.id), week: request.query.week })));
@@ -69,15 +92,32 @@ export async function competitionRoutes(
 
   app.get(
     "/api/competition/prize-pool-estimate",
-    { schema: { tags, querystring: WeekQuery, response: { 200: okSchema(PrizePoolResponse) } } },
+    {
+      schema: {
+        summary: "A week's prize-pool estimate",
+        tags,
+        querystring: WeekQuery,
+        response: { 200: okSchema(PrizePoolResponse) },
+      },
+      config: { auth: "public" },
+    },
     async (request) => ok(presentPrizePool(await getPrizePoolEstimate(deps, { week: request.query.week }))),
   );
 
   app.post(
     "/api/competition/finalize",
     {
-      schema: { tags, querystring: FinalizeQuery, response: { 200: okSchema(FinalizeResponse) } },
-      config: { rateClass: "finalize" },
+      schema: {
+        summary: "Finalize an ended week: snapshots, prizes, next week's eligibility",
+        tags,
+        querystring: FinalizeQuery,
+        response: { 200: okSchema(FinalizeResponse) },
+      },
+      config: {
+        rateClass: "finalize",
+        auth: "finalize",
+        errors: ["WEEK_NOT_ENDED", "PREVIOUS_WEEK_NOT_FINALIZED", "FEES_NOT_INDEXED"],
+      },
       // The secret is checked before the query is validated: strangers learn nothing about the endpoint.
       onRequest: async (request) => {
         const given = request.headers["x-competition-finalize-secret"];

@@ -1,14 +1,16 @@
 /** Request and response schemas of the competition routes (SPEC §8). */
 import { Type } from "typebox";
-import { Nullable } from "../shared/schema-types.js";
+import { Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
+import { WEEK_STATUSES } from "./calendar.js";
+import { LADDERS } from "./ranking.js";
 
 /** The largest week index a request may name (about 1,900 years of weeks). */
 export const MAX_WEEK = 100_000;
 
 const Week = Type.Integer({ minimum: 0, maximum: MAX_WEEK });
 const Iso = Type.String({ format: "date-time" });
-const Usdc = Type.String({ pattern: "^-?\\d+\\.\\d{6}$" });
-const Via = Nullable(Type.Union([Type.Literal("qualification"), Type.Literal("champions")]));
+const Usdc = UsdcString();
+const Via = Nullable(StringEnum(["qualification", "champions"]));
 
 export const WeekQuery = Type.Object({ week: Type.Optional(Week) }, { additionalProperties: false });
 export const FinalizeQuery = Type.Object({ week: Week }, { additionalProperties: false });
@@ -28,12 +30,7 @@ const RailWeek = Type.Object({
   label: Type.String(),
   startsAt: Iso,
   endsAt: Iso,
-  status: Type.Union([
-    Type.Literal("upcoming"),
-    Type.Literal("live"),
-    Type.Literal("ended"),
-    Type.Literal("finalized"),
-  ]),
+  status: StringEnum(WEEK_STATUSES),
   provisional: Type.Boolean(),
   championsEnabled: Type.Boolean(),
 });
@@ -56,7 +53,7 @@ export const MetaResponse = Type.Object({
 
 export const LeaderboardResponse = Type.Object({
   week: Type.Integer(),
-  type: Type.String(),
+  type: StringEnum(LADDERS),
   label: Type.String(),
   championsEnabled: Type.Boolean(),
   provisional: Type.Boolean(),

@@ -1,6 +1,7 @@
 /** What goes out about an event: odds as decimal numbers, instants as ISO strings. */
 import { formatOdds } from "../shared/money.js";
 import type { EventRow, StoredMarket } from "./events.repository.js";
+import type { EventStatus } from "./schema.js";
 
 export function presentMarkets(markets: unknown) {
   return (markets as StoredMarket[]).map((m) => ({
@@ -17,7 +18,8 @@ export function presentEvent(e: EventRow) {
     homeTeam: e.homeTeam,
     awayTeam: e.awayTeam,
     kickoffAt: e.kickoffAt.toISOString(),
-    status: e.status,
+    // The column allows only these (events_status_check).
+    status: e.status as EventStatus,
     warmup: e.warmup,
     markets: presentMarkets(e.markets),
   };

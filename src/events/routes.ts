@@ -18,6 +18,7 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
     "/api/available-events",
     {
       schema: {
+        summary: "Open events by kickoff, filtered and paged",
         tags,
         querystring: AvailableEventsQuery,
         response: {
@@ -29,6 +30,7 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
           ),
         },
       },
+      config: { auth: "public" },
     },
     async (request) => {
       const page = await listAvailableEvents(deps, { ...request.query, limit: request.query.limit ?? 20 });
@@ -38,13 +40,24 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
 
   app.get(
     "/api/events/:id",
-    { schema: { tags, params: EventIdParams, response: { 200: okSchema(EventSchema) } } },
+    {
+      schema: { summary: "One event", tags, params: EventIdParams, response: { 200: okSchema(EventSchema) } },
+      config: { auth: "public", errors: ["NOT_FOUND"] },
+    },
     async (request) => ok(presentEvent(await getEvent(deps, request.params.id))),
   );
 
   app.get(
     "/api/events/:id/odds",
-    { schema: { tags, params: EventIdParams, response: { 200: okSchema(OddsSchema) } } },
+    {
+      schema: {
+        summary: "An event's current odds",
+        tags,
+        params: EventIdParams,
+        response: { 200: okSchema(OddsSchema) },
+      },
+      config: { auth: "public", errors: ["NOT_FOUND"] },
+    },
     async (request) => ok(presentOdds(await getEvent(deps, request.params.id))),
   );
 }

@@ -1,6 +1,6 @@
 /** Schemas of events: the admin upsert body, ids in paths, and the event object served to players. */
 import { type Static, Type } from "typebox";
-import { InstantString } from "../shared/schema-types.js";
+import { InstantString, StringEnum } from "../shared/schema-types.js";
 
 export const EVENT_ID_PATTERN = "^[A-Za-z0-9_.:-]{1,64}$";
 const KEY_PATTERN = "^[A-Za-z0-9_.-]{1,32}$";
@@ -64,8 +64,8 @@ export const EventSchema = Type.Object({
   league: Type.String(),
   homeTeam: Type.String(),
   awayTeam: Type.String(),
-  kickoffAt: Type.String(),
-  status: Type.String(),
+  kickoffAt: Type.String({ format: "date-time" }),
+  status: StringEnum(EVENT_STATUSES),
   warmup: Type.Boolean(),
   markets: Type.Array(MarketSchema),
 });

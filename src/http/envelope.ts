@@ -11,15 +11,39 @@ export function okSchema<T extends TSchema>(data: T) {
   return Type.Object({ success: Type.Literal(true), data });
 }
 
+const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** The one error envelope: `code` is a code of the error table (errors.ts), `status` its HTTP status. */
 export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),
-    error: Type.String(),
-    status: Type.Integer(),
-    code: Type.String(),
-    details: Type.Optional(Type.Unknown()),
+    error: Type.String({ description: "A human-readable message" }),
+    status: Type.Unsafe<number>({ type: "integer", enum: [...new Set(Object.values(ERROR_STATUS))] }),
+    code: Type.Unsafe<ErrorCode>({ type: "string", enum: ERROR_CODES }),
+    details: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+            description: "VALIDATION_FAILED: each failure names its field, e.g. `query.week`",
+          }),
+          Type.Object(
+            {
+              currentOdds: Type.Optional(Type.Number({ description: "ODDS_CHANGED: the odds now" })),
+              nextClaimAt: Type.Optional(
+                Type.String({
+                  format: "date-time",
+                  description: "ALREADY_CLAIMED (daily credits): the next claim",
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        { description: "Facts about the error, by code" },
+      ),
+    ),
   },
-  { $id: "ErrorEnvelope" },
+  { $id: "ErrorEnvelope", additionalProperties: false },
 );
 
 /** Wraps a payload in the success envelope. */

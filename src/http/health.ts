@@ -1,16 +1,29 @@
 /** GET /healthz (process alive) and GET /readyz (database reachable, 503 otherwise). */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { StringEnum } from "../shared/schema-types.js";
 import { ErrorEnvelope, errorBody, ok, okSchema } from "./envelope.js";
 
 export async function healthRoutes(app: FastifyInstance, opts: { ping: () => Promise<void> }) {
-  const Status = okSchema(Type.Object({ status: Type.String() }));
-  app.get("/healthz", { schema: { tags: ["ops"], response: { 200: Status } } }, async () =>
-    ok({ status: "ok" }),
+  const Status = (status: string) => okSchema(Type.Object({ status: StringEnum([status]) }));
+  app.get(
+    "/healthz",
+    {
+      schema: { summary: "The process is alive", tags: ["ops"], response: { 200: Status("ok") } },
+      config: { auth: "public" },
+    },
+    async () => ok({ status: "ok" }),
   );
   app.get(
     "/readyz",
-    { schema: { tags: ["ops"], response: { 200: Status, 503: ErrorEnvelope } } },
+    {
+      schema: {
+        summary: "The database is reachable",
+        tags: ["ops"],
+        response: { 200: Status("ready"), 503: ErrorEnvelope },
+      },
+      config: { auth: "public", errors: ["NOT_READY"] },
+    },
     async (request, reply) => {
       try {
         await opts.ping();

@@ -26,6 +26,7 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
     "/api/leaderboard",
     {
       schema: {
+        summary: "A page of the all-time SP leaderboard",
         tags,
         querystring: LeaderboardQuery,
         response: {
@@ -39,6 +40,7 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
           ),
         },
       },
+      config: { auth: "public" },
     },
     async (request) => {
       const offset = request.query.offset ?? 0;
@@ -50,7 +52,15 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
 
   app.get(
     "/api/leaderboard/user-row",
-    { schema: { tags, querystring: UserRowQuery, response: { 200: okSchema(TotalRowSchema) } } },
+    {
+      schema: {
+        summary: "One player's all-time row (mine when userId is omitted)",
+        tags,
+        querystring: UserRowQuery,
+        response: { 200: okSchema(TotalRowSchema) },
+      },
+      config: { auth: "session-optional", errors: ["UNAUTHENTICATED", "NOT_FOUND"] },
+    },
     async (request) => {
       const userId = request.query.userId
         ? BigInt(request.query.userId)
@@ -63,10 +73,12 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
     "/api/leaderboard/top-points",
     {
       schema: {
+        summary: "The all-time top players",
         tags,
         querystring: TopPointsQuery,
         response: { 200: okSchema(Type.Object({ rows: Type.Array(TotalRowSchema) })) },
       },
+      config: { auth: "public" },
     },
     async (request) => {
       const page = await getAllTimePage(deps, { offset: 0, limit: request.query.limit ?? 10 });

@@ -1,11 +1,13 @@
 /** What goes out about an SP ledger row. */
+import type { SpType } from "../competition/competitive-sp.js";
 import type { SpLedgerRow } from "./ledger.repository.js";
 
 export function presentSpRow(r: SpLedgerRow) {
   return {
     id: String(r.id),
     userId: String(r.userId),
-    type: r.type,
+    // The column allows only these (sp_ledger_type_check).
+    type: r.type as SpType,
     amount: r.amount,
     eventId: r.eventId,
     externalId: r.externalId,

@@ -3,16 +3,18 @@ import { formatOdds, formatUsdc } from "../shared/money.js";
 import type { ClaimResult } from "./claim-payout.js";
 import type { PredictionRow } from "./predictions.repository.js";
 import type { QuoteResult } from "./quote-bet.js";
+import type { PREDICTION_STATUSES } from "./schema.js";
 
 export function presentPrediction(p: PredictionRow) {
   const common = {
     id: String(p.id),
-    version: p.version,
+    // The columns allow only these (predictions_version_check, predictions_status_check).
+    version: p.version as 1 | 2,
     eventId: p.eventId,
     market: p.market,
     outcome: p.outcome,
     odds: formatOdds(p.oddsMilli),
-    status: p.status,
+    status: p.status as (typeof PREDICTION_STATUSES)[number],
     claimed: p.claimedAt !== null,
     placedAt: p.placedAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,

@@ -31,17 +31,20 @@ export async function predictionRoutes(
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = opts;
   const tags = ["predictions"];
-  const security = [{ session: [] }];
 
   app.post(
     "/api/pred2earn/bet-placed",
     {
       schema: {
+        summary: "Bet free credits on an outcome (version 1)",
         tags,
-        security,
         headers: IdempotencyHeaders,
         body: BetBody,
         response: { 201: okSchema(Type.Object({ prediction: PredictionSchema, balance: Type.Integer() })) },
+      },
+      config: {
+        auth: "session",
+        errors: ["NOT_FOUND", "EVENT_CLOSED", "ODDS_CHANGED", "INSUFFICIENT_CREDITS", "CONFLICT"],
       },
     },
     async (request, reply) => {
@@ -60,14 +63,15 @@ export async function predictionRoutes(
     "/api/pred2earn/quote",
     {
       schema: {
+        summary: "A signed odds quote for a USDC bet of the signed-in wallet",
         tags,
-        security,
         description:
           "A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the " +
           "betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md).",
         body: QuoteBody,
         response: { 200: okSchema(QuoteResponse) },
       },
+      config: { auth: "session", errors: ["NOT_FOUND", "EVENT_CLOSED", "QUOTES_UNAVAILABLE"] },
     },
     async (request) => {
       const { user } = await requireUser(request);
@@ -84,11 +88,22 @@ export async function predictionRoutes(
     "/api/pred2earn/bet-placed-v2",
     {
       schema: {
+        summary: "Report a USDC bet placed on-chain (version 2)",
         tags,
-        security,
         headers: IdempotencyHeaders,
         body: OnchainBetBody,
         response: { 201: okSchema(Type.Object({ prediction: PredictionSchema })) },
+      },
+      config: {
+        auth: "session",
+        errors: [
+          "NOT_FOUND",
+          "EVENT_CLOSED",
+          "CONFLICT",
+          "BET_NOT_FOUND",
+          "BET_MISMATCH",
+          "SERVICE_UNAVAILABLE",
+        ],
       },
     },
     async (request, reply) => {
@@ -106,7 +121,15 @@ export async function predictionRoutes(
 
   app.post(
     "/api/pred2earn/claim-payout",
-    { schema: { tags, security, body: ClaimBody, response: { 200: okSchema(ClaimResponse) } } },
+    {
+      schema: {
+        summary: "Claim the payout of a won or void prediction",
+        tags,
+        body: ClaimBody,
+        response: { 200: okSchema(ClaimResponse) },
+      },
+      config: { auth: "session", errors: ["NOT_FOUND", "NOT_CLAIMABLE", "ALREADY_CLAIMED"] },
+    },
     async (request) => {
       const { user } = await requireUser(request);
       const claim = await claimPayout(deps, {
@@ -121,8 +144,8 @@ export async function predictionRoutes(
     "/api/user/predictions",
     {
       schema: {
+        summary: "My predictions, newest first, each with its event",
         tags,
-        security,
         querystring: PredictionsQuery,
         response: {
           200: okSchema(
@@ -133,6 +156,7 @@ export async function predictionRoutes(
           ),
         },
       },
+      config: { auth: "session" },
     },
     async (request) => {
       const { user } = await requireUser(request);

@@ -2,7 +2,7 @@
 import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
-import { IdString, Nullable } from "../shared/schema-types.js";
+import { IdString, IntegerEnum, Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
 
@@ -95,16 +95,16 @@ export const PredictionsQuery = Type.Object(
 
 export const PredictionSchema = Type.Object({
   id: Type.String(),
-  version: Type.Integer(),
+  version: IntegerEnum([1, 2]),
   eventId: Type.String(),
   market: Type.String(),
   outcome: Type.String(),
   odds: Type.Number(),
   stake: Type.Optional(Type.Integer()),
-  stakeUsdc: Type.Optional(Type.String()),
-  status: Type.String(),
+  stakeUsdc: Type.Optional(UsdcString()),
+  status: StringEnum(PREDICTION_STATUSES),
   payout: Type.Optional(Nullable(Type.Integer())),
-  payoutUsdc: Type.Optional(Nullable(Type.String())),
+  payoutUsdc: Type.Optional(Nullable(UsdcString())),
   claimed: Type.Boolean(),
   placedAt: Type.String(),
   settledAt: Nullable(Type.String()),
@@ -118,7 +118,7 @@ export const PredictionWithEvent = Type.Intersect([PredictionSchema, Type.Object
 export const ClaimResponse = Type.Object({
   predictionId: Type.String(),
   payout: Type.Optional(Type.Integer()),
-  payoutUsdc: Type.Optional(Type.String()),
-  claimedAt: Type.String(),
+  payoutUsdc: Type.Optional(UsdcString()),
+  claimedAt: Type.String({ format: "date-time" }),
   balance: Type.Integer(),
 });

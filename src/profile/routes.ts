@@ -2,17 +2,18 @@
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
+import { SP_TYPES } from "../competition/competitive-sp.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../http/session.js";
 import { formatUsdc } from "../shared/money.js";
-import { Nullable } from "../shared/schema-types.js";
+import { Nullable, UsdcString } from "../shared/schema-types.js";
 import { presentUser, UserSchema } from "../users/presenters.js";
 import { getProfileStats } from "./profile-stats.js";
 
 const ProfileStats = Type.Object({
   user: UserSchema,
   totalSp: Type.Integer(),
-  spByType: Type.Record(Type.String(), Type.Integer()),
+  spByType: Type.Object(Object.fromEntries(SP_TYPES.map((type) => [type, Type.Integer()]))),
   predictions: Type.Object({
     total: Type.Integer(),
     won: Type.Integer(),
@@ -24,8 +25,8 @@ const ProfileStats = Type.Object({
   currentStreak: Type.Integer(),
   bestStreak: Type.Integer(),
   creditsBalance: Type.Integer(),
-  usdcStaked: Type.String(),
-  usdcWon: Type.String(),
+  usdcStaked: UsdcString(),
+  usdcWon: UsdcString(),
   allTimeRank: Nullable(Type.Integer()),
   week: Type.Object({
     week: Type.Integer(),
@@ -38,7 +39,10 @@ const ProfileStats = Type.Object({
 export async function profileRoutes(app: FastifyInstance, opts: { deps: CompetitionDeps }) {
   app.get(
     "/api/user/profile-stats",
-    { schema: { tags: ["profile"], security: [{ session: [] }], response: { 200: okSchema(ProfileStats) } } },
+    {
+      schema: { summary: "My statistics", tags: ["profile"], response: { 200: okSchema(ProfileStats) } },
+      config: { auth: "session" },
+    },
     async (request) => {
       const { user } = await requireUser(request);
       const { usdcStakedMicro, usdcWonMicro, ...s } = await getProfileStats(opts.deps, user);

@@ -29,11 +29,17 @@ export async function rewardRoutes(
   opts: { referrals: ReferralDeps; raffle: RaffleDeps; daily: DailyCreditDeps },
 ) {
   const tags = ["rewards"];
-  const security = [{ session: [] }];
 
   app.get(
     "/api/referrals",
-    { schema: { tags, security, response: { 200: okSchema(ReferralsResponse) } } },
+    {
+      schema: {
+        summary: "My referral code and referees",
+        tags,
+        response: { 200: okSchema(ReferralsResponse) },
+      },
+      config: { auth: "session" },
+    },
     async (request) => {
       const { user } = await requireUser(request);
       const r = await getReferrals(opts.referrals, user);
@@ -53,12 +59,13 @@ export async function rewardRoutes(
     "/api/referrals",
     {
       schema: {
+        summary: "Redeem my pending referral rewards as SP",
         tags,
-        security,
         response: {
           200: okSchema(Type.Object({ redeemedSp: Type.Integer(), redeemedCount: Type.Integer() })),
         },
       },
+      config: { auth: "session" },
     },
     async (request) => {
       const { user } = await requireUser(request);
@@ -70,6 +77,7 @@ export async function rewardRoutes(
     "/api/daily-raffle",
     {
       schema: {
+        summary: "Today's raffle and whether I am in it",
         tags,
         response: {
           200: okSchema(
@@ -82,6 +90,7 @@ export async function rewardRoutes(
           ),
         },
       },
+      config: { auth: "session-optional" },
     },
     async (request) => {
       const session = await request.session();
@@ -94,8 +103,8 @@ export async function rewardRoutes(
     "/api/reclaim/info",
     {
       schema: {
+        summary: "My daily free credits: balance, amount, next claim",
         tags,
-        security,
         response: {
           200: okSchema(
             Type.Object({
@@ -107,6 +116,7 @@ export async function rewardRoutes(
           ),
         },
       },
+      config: { auth: "session" },
     },
     async (request) => {
       const { user } = await requireUser(request);
@@ -119,12 +129,13 @@ export async function rewardRoutes(
     "/api/reclaim",
     {
       schema: {
+        summary: "Claim today's free credits",
         tags,
-        security,
         response: {
           200: okSchema(Type.Object({ amount: Type.Integer(), balance: Type.Integer(), nextClaimAt: Iso })),
         },
       },
+      config: { auth: "session", errors: ["ALREADY_CLAIMED"] },
     },
     async (request) => {
       const { user } = await requireUser(request);

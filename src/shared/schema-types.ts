@@ -18,3 +18,16 @@ export const InstantString = () => Type.String({ format: "date-time", pattern: I
 /** `T | null` as a schema. */
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
   Type.Union([t, Type.Null()]);
+
+/** One of the given strings, as one `enum` (what a generated client types as a union). */
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) => Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+
+/** One of the given integers, as one `enum`. */
+export const IntegerEnum = <const T extends readonly number[]>(values: T) =>
+  Type.Unsafe<T[number]>({ type: "integer", enum: [...values] });
+
+/** A USDC amount as served: a non-negative decimal string with exactly 6 decimals. */
+export const UsdcString = () => Type.String({ pattern: "^\\d+\\.\\d{6}$", examples: ["1234.500000"] });

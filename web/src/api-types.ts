@@ -6,1336 +6,152 @@
 
 export interface paths {
   "/healthz": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                status: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** The process is alive */
+    get: operations["getHealthz"];
   };
   "/readyz": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                status: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              error: string;
-              status: number;
-              code: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
+    /** The database is reachable */
+    get: operations["getReadyz"];
   };
   "/api/auth/providers": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                wallet: {
-                  chainIds: number[];
-                };
-                oidc: ({
-                  issuer: string;
-                  clientId: string;
-                  authorizationUrl: string | null;
-                  scope: string;
-                }) | null;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** The sign-in methods this service offers (wallet chains, identity provider) */
+    get: operations["getAuthProviders"];
   };
   "/api/auth/nonce": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                nonce: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** A single-use sign-in nonce (10 min) */
+    get: operations["getAuthNonce"];
   };
   "/api/auth/wallet": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            message: string;
-            signature: string;
-            referralCode?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user: {
-                  id: string;
-                  displayName: string;
-                  wallet: string | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Sign in with a wallet (EIP-4361 message and signature) */
+    post: operations["postAuthWallet"];
   };
   "/api/auth/oidc": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            idToken: string;
-            referralCode?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user: {
-                  id: string;
-                  displayName: string;
-                  wallet: string | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Sign in with an OIDC ID token */
+    post: operations["postAuthOidc"];
   };
   "/api/auth/session": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user: {
-                  id: string;
-                  displayName: string;
-                  wallet: string | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** The signed-in user */
+    get: operations["getAuthSession"];
   };
   "/api/auth/logout": {
-    post: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: Record<string, never>;
-            };
-          };
-        };
-      };
-    };
+    /** Sign out */
+    post: operations["postAuthLogout"];
   };
   "/api/competition/meta": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** Format: date-time */
-                now: string;
-                currentWeek: number;
-                seasonStarted: boolean;
-                championsEnabled: boolean;
-                countdown: {
-                  /** Format: date-time */
-                  endsAt: string;
-                  secondsRemaining: number;
-                };
-                constants: {
-                  qualificationCutoff: number;
-                  championsCutoff: number;
-                  paidRanks: number;
-                  prizeSplitPct: number[];
-                  weekLengthDays: number;
-                };
-                weeks: ({
-                    week: number;
-                    label: string;
-                    /** Format: date-time */
-                    startsAt: string;
-                    /** Format: date-time */
-                    endsAt: string;
-                    status: "upcoming" | "live" | "ended" | "finalized";
-                    provisional: boolean;
-                    championsEnabled: boolean;
-                  })[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** The current week, its countdown and the week rail */
+    get: operations["getCompetitionMeta"];
   };
   "/api/competition/leaderboard": {
-    get: {
-      parameters: {
-        query?: {
-          week?: number;
-          type?: "qualification" | "champions";
-          offset?: number;
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                week: number;
-                type: string;
-                label: string;
-                championsEnabled: boolean;
-                provisional: boolean;
-                total: number;
-                offset: number;
-                limit: number;
-                cutoffRank: number;
-                cutoffSp: number | null;
-                rows: ({
-                    rank: number;
-                    userId: string;
-                    displayName: string;
-                    wallet: string | null;
-                    competitiveSp: number;
-                    withinCutoff: boolean;
-                    prizeUsdc: string | null;
-                  })[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** A page of a week's Qualification or Champions ladder */
+    get: operations["getCompetitionLeaderboard"];
   };
   "/api/competition/me": {
-    get: {
-      parameters: {
-        query?: {
-          week?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                week: number;
-                label: string;
-                provisional: boolean;
-                qualification: {
-                  rank: number | null;
-                  competitiveSp: number;
-                  withinCutoff: boolean;
-                };
-                champions: {
-                  enabled: boolean;
-                  eligible: boolean;
-                  eligibleVia: ("qualification" | "champions") | null;
-                  rank: number | null;
-                  competitiveSp: number;
-                  withinCutoff: boolean;
-                  prizeUsdc: string | null;
-                };
-                nextWeek: {
-                  week: number;
-                  eligible: boolean;
-                  via: ("qualification" | "champions") | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** My standing in a week */
+    get: operations["getCompetitionMe"];
   };
   "/api/competition/prize-pool-estimate": {
-    get: {
-      parameters: {
-        query?: {
-          week?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                estimatedUsdc: string;
-                selectedWeek: number;
-                fundingWeekIndex: number | null;
-                /** Format: date-time */
-                feeWindowStart: string | null;
-                /** Format: date-time */
-                feeWindowEnd: string | null;
-                sources: {
-                  protocolFeesWeek: string;
-                  protocolIncentiveUsdc: string;
-                  entries: string;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** A week's prize-pool estimate */
+    get: operations["getCompetitionPrizePoolEstimate"];
   };
   "/api/competition/finalize": {
-    post: {
-      parameters: {
-        query: {
-          week: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                week: number;
-                /** Format: date-time */
-                finalizedAt: string;
-                alreadyFinalized: boolean;
-                qualification: {
-                  participants: number;
-                  cutoffSp: number | null;
-                  qualifiers: number;
-                };
-                champions: {
-                  enabled: boolean;
-                  participants: number;
-                  cutoffSp: number | null;
-                  retained: number;
-                };
-                prizes: ({
-                    rank: number;
-                    userId: string;
-                    wallet: string | null;
-                    competitiveSp: number;
-                    rankPct: number;
-                    splitAmong: number;
-                    amountUsdc: string;
-                  })[];
-                pool: {
-                  estimatedUsdc: string;
-                  distributedUsdc: string;
-                  undistributedUsdc: string;
-                };
-                nextWeekEligible: number;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Finalize an ended week: snapshots, prizes, next week's eligibility */
+    post: operations["postCompetitionFinalize"];
   };
   "/api/admin/events/{id}": {
-    put: {
-      parameters: {
-        path: {
-          id: string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            sport: string;
-            league: string;
-            homeTeam: string;
-            awayTeam: string;
-            /** Format: date-time */
-            kickoffAt: string;
-            warmup?: boolean;
-            status?: "scheduled" | "live" | "finished" | "cancelled";
-            markets: {
-                key: string;
-                outcomes: {
-                    key: string;
-                    label: string;
-                    odds: number;
-                  }[];
-              }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: string;
-                sport: string;
-                league: string;
-                homeTeam: string;
-                awayTeam: string;
-                kickoffAt: string;
-                status: string;
-                warmup: boolean;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: string;
-                sport: string;
-                league: string;
-                homeTeam: string;
-                awayTeam: string;
-                kickoffAt: string;
-                status: string;
-                warmup: boolean;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Create (201) or update an event and its odds */
+    put: operations["putAdminEventsById"];
   };
   "/api/admin/sp-transactions": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            wallet?: string;
-            userId?: string;
-            type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-            amount: number;
-            eventId?: string;
-            externalId: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: string;
-                userId: string;
-                type: string;
-                amount: number;
-                eventId: string | null;
-                externalId: string;
-                createdAt: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: string;
-                userId: string;
-                type: string;
-                amount: number;
-                eventId: string | null;
-                externalId: string;
-                createdAt: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Append one SP ledger row (201); a replayed externalId returns the first (200) */
+    post: operations["postAdminSpTransactions"];
   };
   "/api/admin/protocol-fees": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            txHash: string;
-            logIndex: number;
-            amountUsdc: string;
-            /** Format: date-time */
-            occurredAt: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                txHash: string;
-                logIndex: number;
-                amountUsdc: string;
-                occurredAt: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                txHash: string;
-                logIndex: number;
-                amountUsdc: string;
-                occurredAt: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200) */
+    post: operations["postAdminProtocolFees"];
   };
   "/api/admin/events/{id}/result": {
-    post: {
-      parameters: {
-        path: {
-          id: string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @enum {string} */
-            status: "finished";
-            winningOutcome: string;
-            winningOutcomes?: {
-              [key: string]: string;
-            };
-          } | {
-            /** @enum {string} */
-            status: "cancelled";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                event: {
-                  id: string;
-                  sport: string;
-                  league: string;
-                  homeTeam: string;
-                  awayTeam: string;
-                  kickoffAt: string;
-                  status: string;
-                  warmup: boolean;
-                  markets: {
-                      key: string;
-                      outcomes: {
-                          key: string;
-                          label: string;
-                          odds: number;
-                        }[];
-                    }[];
-                };
-                settled: number;
-                alreadySettled: boolean;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Settle an event: its result settles every open prediction once */
+    post: operations["postAdminEventsByIdResult"];
   };
   "/api/admin/raffle/draw": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            /** Format: date */
-            date: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                date: string;
-                seed: string;
-                eligibleCount: number;
-                winnerUserId: string | null;
-                prizeSp: number;
-                drawnAt: string;
-                alreadyDrawn: boolean;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Draw an ended day's raffle (once) */
+    post: operations["postAdminRaffleDraw"];
   };
   "/api/available-events": {
-    get: {
-      parameters: {
-        query?: {
-          sport?: string;
-          league?: string;
-          from?: string;
-          to?: string;
-          limit?: number;
-          cursor?: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                items: {
-                    id: string;
-                    sport: string;
-                    league: string;
-                    homeTeam: string;
-                    awayTeam: string;
-                    kickoffAt: string;
-                    status: string;
-                    warmup: boolean;
-                    markets: {
-                        key: string;
-                        outcomes: {
-                            key: string;
-                            label: string;
-                            odds: number;
-                          }[];
-                      }[];
-                  }[];
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Open events by kickoff, filtered and paged */
+    get: operations["getAvailableEvents"];
   };
   "/api/events/{id}": {
-    get: {
-      parameters: {
-        path: {
-          id: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: string;
-                sport: string;
-                league: string;
-                homeTeam: string;
-                awayTeam: string;
-                kickoffAt: string;
-                status: string;
-                warmup: boolean;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** One event */
+    get: operations["getEventsById"];
   };
   "/api/events/{id}/odds": {
-    get: {
-      parameters: {
-        path: {
-          id: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                eventId: string;
-                updatedAt: string;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** An event's current odds */
+    get: operations["getEventsByIdOdds"];
   };
   "/api/leaderboard": {
-    get: {
-      parameters: {
-        query?: {
-          offset?: number;
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                total: number;
-                offset: number;
-                limit: number;
-                rows: ({
-                    rank: number | null;
-                    userId: string;
-                    displayName: string;
-                    wallet: string | null;
-                    totalSp: number;
-                  })[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** A page of the all-time SP leaderboard */
+    get: operations["getLeaderboard"];
   };
   "/api/leaderboard/user-row": {
-    get: {
-      parameters: {
-        query?: {
-          userId?: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                rank: number | null;
-                userId: string;
-                displayName: string;
-                wallet: string | null;
-                totalSp: number;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** One player's all-time row (mine when userId is omitted) */
+    get: operations["getLeaderboardUserRow"];
   };
   "/api/leaderboard/top-points": {
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                rows: ({
-                    rank: number | null;
-                    userId: string;
-                    displayName: string;
-                    wallet: string | null;
-                    totalSp: number;
-                  })[];
-              };
-            };
-          };
-        };
-      };
-    };
+    /** The all-time top players */
+    get: operations["getLeaderboardTopPoints"];
   };
   "/api/user/profile-stats": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user: {
-                  id: string;
-                  displayName: string;
-                  wallet: string | null;
-                };
-                totalSp: number;
-                spByType: {
-                  [key: string]: number;
-                };
-                predictions: {
-                  total: number;
-                  won: number;
-                  lost: number;
-                  pending: number;
-                  void: number;
-                };
-                winRate: number;
-                currentStreak: number;
-                bestStreak: number;
-                creditsBalance: number;
-                usdcStaked: string;
-                usdcWon: string;
-                allTimeRank: number | null;
-                week: {
-                  week: number;
-                  competitiveSp: number;
-                  qualificationRank: number | null;
-                  championsRank: number | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** My statistics */
+    get: operations["getUserProfileStats"];
   };
   "/api/referrals": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                code: string;
-                referredCount: number;
-                pendingRewardSp: number;
-                redeemedRewardSp: number;
-                referees: ({
-                    userId: string;
-                    displayName: string;
-                    /** Format: date-time */
-                    joinedAt: string;
-                    status: "waiting" | "redeemable" | "redeemed";
-                  })[];
-              };
-            };
-          };
-        };
-      };
-    };
-    post: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                redeemedSp: number;
-                redeemedCount: number;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** My referral code and referees */
+    get: operations["getReferrals"];
+    /** Redeem my pending referral rewards as SP */
+    post: operations["postReferrals"];
   };
   "/api/daily-raffle": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                date: string;
-                eligible: boolean;
-                reason: string | null;
-                /** Format: date-time */
-                drawAt: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Today's raffle and whether I am in it */
+    get: operations["getDailyRaffle"];
   };
   "/api/reclaim/info": {
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                balance: number;
-                amount: number;
-                claimable: boolean;
-                /** Format: date-time */
-                nextClaimAt: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** My daily free credits: balance, amount, next claim */
+    get: operations["getReclaimInfo"];
   };
   "/api/reclaim": {
-    post: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                amount: number;
-                balance: number;
-                /** Format: date-time */
-                nextClaimAt: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Claim today's free credits */
+    post: operations["postReclaim"];
   };
   "/api/pred2earn/bet-placed": {
-    post: {
-      parameters: {
-        header?: {
-          "idempotency-key"?: string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            eventId: string;
-            market: string;
-            outcome: string;
-            stake: number;
-            expectedOdds?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                prediction: {
-                  id: string;
-                  version: number;
-                  eventId: string;
-                  market: string;
-                  outcome: string;
-                  odds: number;
-                  stake?: number;
-                  stakeUsdc?: string;
-                  status: string;
-                  payout?: number | null;
-                  payoutUsdc?: string | null;
-                  claimed: boolean;
-                  placedAt: string;
-                  settledAt: string | null;
-                  txHash?: string;
-                  chainId?: number;
-                  rejectReason?: string | null;
-                };
-                balance: number;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Bet free credits on an outcome (version 1) */
+    post: operations["postPred2earnBetPlaced"];
   };
   "/api/pred2earn/quote": {
-    /** @description A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md). */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            eventId: string;
-            market: string;
-            outcome: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                eventId: string;
-                market: string;
-                outcome: string;
-                /** @description decimal odds of the quote */
-                odds: number;
-                /** @description the last instant a block may carry for the bet (before kickoff) */
-                expiresAt: string;
-                chainId: number;
-                /** @description the betting contract (checksummed): the EIP-712 verifying contract */
-                contract: string;
-                /** @description the first argument of placeBet(quote, signature, amount) */
-                quote: {
-                  /** @description the signed-in wallet (checksummed): only it can place the bet */
-                  bettor: string;
-                  /** @description keccak256(utf8("<eventId>/<market>")) */
-                  marketId: string;
-                  /** @description index of the outcome in its market */
-                  outcome: number;
-                  /** @description odds in thousandths (uint256) */
-                  odds: string;
-                  /** @description unix seconds (uint256) */
-                  expiry: string;
-                };
-                /** @description EIP-712 signature of the odds signer */
-                signature: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A signed odds quote for a USDC bet of the signed-in wallet
+     * @description A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md).
+     */
+    post: operations["postPred2earnQuote"];
   };
   "/api/pred2earn/bet-placed-v2": {
-    post: {
-      parameters: {
-        header?: {
-          "idempotency-key"?: string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            eventId: string;
-            market: string;
-            outcome: string;
-            stakeUsdc: string;
-            odds: number;
-            txHash: string;
-            chainId: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                prediction: {
-                  id: string;
-                  version: number;
-                  eventId: string;
-                  market: string;
-                  outcome: string;
-                  odds: number;
-                  stake?: number;
-                  stakeUsdc?: string;
-                  status: string;
-                  payout?: number | null;
-                  payoutUsdc?: string | null;
-                  claimed: boolean;
-                  placedAt: string;
-                  settledAt: string | null;
-                  txHash?: string;
-                  chainId?: number;
-                  rejectReason?: string | null;
-                };
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Report a USDC bet placed on-chain (version 2) */
+    post: operations["postPred2earnBetPlacedV2"];
   };
   "/api/pred2earn/claim-payout": {
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            predictionId: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                predictionId: string;
-                payout?: number;
-                payoutUsdc?: string;
-                claimedAt: string;
-                balance: number;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** Claim the payout of a won or void prediction */
+    post: operations["postPred2earnClaimPayout"];
   };
   "/api/user/predictions": {
-    get: {
-      parameters: {
-        query?: {
-          status?: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-          limit?: number;
-          cursor?: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                items: (({
-                    id: string;
-                    version: number;
-                    eventId: string;
-                    market: string;
-                    outcome: string;
-                    odds: number;
-                    stake?: number;
-                    stakeUsdc?: string;
-                    status: string;
-                    payout?: number | null;
-                    payoutUsdc?: string | null;
-                    claimed: boolean;
-                    placedAt: string;
-                    settledAt: string | null;
-                    txHash?: string;
-                    chainId?: number;
-                    rejectReason?: string | null;
-                  }) & {
-                    event: {
-                      id: string;
-                      sport: string;
-                      league: string;
-                      homeTeam: string;
-                      awayTeam: string;
-                      kickoffAt: string;
-                      status: string;
-                      warmup: boolean;
-                      markets: {
-                          key: string;
-                          outcomes: {
-                              key: string;
-                              label: string;
-                              odds: number;
-                            }[];
-                        }[];
-                    };
-                  })[];
-                nextCursor: string | null;
-              };
-            };
-          };
-        };
-      };
-    };
+    /** My predictions, newest first, each with its event */
+    get: operations["getUserPredictions"];
   };
   "/api/chain/info": {
-    /** @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md. */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description the chain of version-2 bets */
-                chainId: number | null;
-                /** @description the betting contract: approve USDC to it, then call placeBet (checksummed) */
-                bettingContract: string | null;
-                /** @description the USDC token bets are staked in (checksummed) */
-                usdc: string | null;
-                /** @description the address that signs quotes (the contract's oddsSigner) (checksummed) */
-                oddsSigner: string | null;
-                /** @description how long a quote lasts (never past kickoff) */
-                quoteTtlSeconds: number;
-                /** @description confirmations before a bet or fee counts */
-                confirmations: number;
-                /** @description finalized: also waits for the node's finalized block where it serves one */
-                finality: "finalized" | "confirmations";
-              };
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The chain, contracts and odds signer of USDC bets
+     * @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md.
+     */
+    get: operations["getChainInfo"];
   };
 }
 
@@ -1343,14 +159,28 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
-    /** ErrorEnvelope */
-    "def-0": {
+    ErrorEnvelope: {
       /** @enum {boolean} */
       success: false;
+      /** @description A human-readable message */
       error: string;
-      status: number;
-      code: string;
-      details?: unknown;
+      /** @enum {integer} */
+      status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
+      /** @enum {string} */
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      /** @description Facts about the error, by code */
+      details?: {
+          field: string;
+          message: string;
+        }[] | {
+        /** @description ODDS_CHANGED: the odds now */
+        currentOdds?: number;
+        /**
+         * Format: date-time
+         * @description ALREADY_CLAIMED (daily credits): the next claim
+         */
+        nextClaimAt?: string;
+      };
     };
   };
   responses: never;
@@ -1364,4 +194,3324 @@ export type $defs = Record<string, never>;
 
 export type external = Record<string, never>;
 
-export type operations = Record<string, never>;
+export interface operations {
+
+  /** The process is alive */
+  getHealthz: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @enum {string} */
+              status: "ok";
+            };
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** The database is reachable */
+  getReadyz: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @enum {string} */
+              status: "ready";
+            };
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_READY */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "NOT_READY";
+          };
+        };
+      };
+    };
+  };
+  /** The sign-in methods this service offers (wallet chains, identity provider) */
+  getAuthProviders: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              wallet: {
+                chainIds: number[];
+              };
+              oidc: ({
+                issuer: string;
+                clientId: string;
+                authorizationUrl: string | null;
+                scope: string;
+              }) | null;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** A single-use sign-in nonce (10 min) */
+  getAuthNonce: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              nonce: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Sign in with a wallet (EIP-4361 message and signature) */
+  postAuthWallet: {
+    requestBody: {
+      content: {
+        "application/json": {
+          message: string;
+          signature: string;
+          referralCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                id: string;
+                displayName: string;
+                wallet: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Sign in with an OIDC ID token */
+  postAuthOidc: {
+    requestBody: {
+      content: {
+        "application/json": {
+          idToken: string;
+          referralCode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                id: string;
+                displayName: string;
+                wallet: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** The signed-in user */
+  getAuthSession: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                id: string;
+                displayName: string;
+                wallet: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Sign out */
+  postAuthLogout: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: Record<string, never>;
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** The current week, its countdown and the week rail */
+  getCompetitionMeta: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: date-time */
+              now: string;
+              currentWeek: number;
+              seasonStarted: boolean;
+              championsEnabled: boolean;
+              countdown: {
+                /** Format: date-time */
+                endsAt: string;
+                secondsRemaining: number;
+              };
+              constants: {
+                qualificationCutoff: number;
+                championsCutoff: number;
+                paidRanks: number;
+                prizeSplitPct: number[];
+                weekLengthDays: number;
+              };
+              weeks: ({
+                  week: number;
+                  label: string;
+                  /** Format: date-time */
+                  startsAt: string;
+                  /** Format: date-time */
+                  endsAt: string;
+                  /** @enum {string} */
+                  status: "upcoming" | "live" | "ended" | "finalized";
+                  provisional: boolean;
+                  championsEnabled: boolean;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** A page of a week's Qualification or Champions ladder */
+  getCompetitionLeaderboard: {
+    parameters: {
+      query?: {
+        week?: number;
+        type?: "qualification" | "champions";
+        offset?: number;
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              week: number;
+              /** @enum {string} */
+              type: "qualification" | "champions";
+              label: string;
+              championsEnabled: boolean;
+              provisional: boolean;
+              total: number;
+              offset: number;
+              limit: number;
+              cutoffRank: number;
+              cutoffSp: number | null;
+              rows: ({
+                  rank: number;
+                  userId: string;
+                  displayName: string;
+                  wallet: string | null;
+                  competitiveSp: number;
+                  withinCutoff: boolean;
+                  prizeUsdc: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** My standing in a week */
+  getCompetitionMe: {
+    parameters: {
+      query?: {
+        week?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              week: number;
+              label: string;
+              provisional: boolean;
+              qualification: {
+                rank: number | null;
+                competitiveSp: number;
+                withinCutoff: boolean;
+              };
+              champions: {
+                enabled: boolean;
+                eligible: boolean;
+                eligibleVia: ("qualification" | "champions") | null;
+                rank: number | null;
+                competitiveSp: number;
+                withinCutoff: boolean;
+                prizeUsdc: string | null;
+              };
+              nextWeek: {
+                week: number;
+                eligible: boolean;
+                via: ("qualification" | "champions") | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** A week's prize-pool estimate */
+  getCompetitionPrizePoolEstimate: {
+    parameters: {
+      query?: {
+        week?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              estimatedUsdc: string;
+              selectedWeek: number;
+              fundingWeekIndex: number | null;
+              feeWindowStart: string | null;
+              feeWindowEnd: string | null;
+              sources: {
+                protocolFeesWeek: string;
+                protocolIncentiveUsdc: string;
+                entries: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Finalize an ended week: snapshots, prizes, next week's eligibility */
+  postCompetitionFinalize: {
+    parameters: {
+      query: {
+        week: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              week: number;
+              /** Format: date-time */
+              finalizedAt: string;
+              alreadyFinalized: boolean;
+              qualification: {
+                participants: number;
+                cutoffSp: number | null;
+                qualifiers: number;
+              };
+              champions: {
+                enabled: boolean;
+                participants: number;
+                cutoffSp: number | null;
+                retained: number;
+              };
+              prizes: ({
+                  rank: number;
+                  userId: string;
+                  wallet: string | null;
+                  competitiveSp: number;
+                  rankPct: number;
+                  splitAmong: number;
+                  amountUsdc: string;
+                })[];
+              pool: {
+                estimatedUsdc: string;
+                distributedUsdc: string;
+                undistributedUsdc: string;
+              };
+              nextWeekEligible: number;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Create (201) or update an event and its odds */
+  putAdminEventsById: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          sport: string;
+          league: string;
+          homeTeam: string;
+          awayTeam: string;
+          /** Format: date-time */
+          kickoffAt: string;
+          warmup?: boolean;
+          status?: "scheduled" | "live" | "finished" | "cancelled";
+          markets: {
+              key: string;
+              outcomes: {
+                  key: string;
+                  label: string;
+                  odds: number;
+                }[];
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              sport: string;
+              league: string;
+              homeTeam: string;
+              awayTeam: string;
+              /** Format: date-time */
+              kickoffAt: string;
+              /** @enum {string} */
+              status: "scheduled" | "live" | "finished" | "cancelled";
+              warmup: boolean;
+              markets: {
+                  key: string;
+                  outcomes: {
+                      key: string;
+                      label: string;
+                      odds: number;
+                    }[];
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              sport: string;
+              league: string;
+              homeTeam: string;
+              awayTeam: string;
+              /** Format: date-time */
+              kickoffAt: string;
+              /** @enum {string} */
+              status: "scheduled" | "live" | "finished" | "cancelled";
+              warmup: boolean;
+              markets: {
+                  key: string;
+                  outcomes: {
+                      key: string;
+                      label: string;
+                      odds: number;
+                    }[];
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Append one SP ledger row (201); a replayed externalId returns the first (200) */
+  postAdminSpTransactions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          wallet?: string;
+          userId?: string;
+          type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+          amount: number;
+          eventId?: string;
+          externalId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              userId: string;
+              /** @enum {string} */
+              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+              amount: number;
+              eventId: string | null;
+              externalId: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              userId: string;
+              /** @enum {string} */
+              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+              amount: number;
+              eventId: string | null;
+              externalId: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200) */
+  postAdminProtocolFees: {
+    requestBody: {
+      content: {
+        "application/json": {
+          txHash: string;
+          logIndex: number;
+          amountUsdc: string;
+          /** Format: date-time */
+          occurredAt: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              txHash: string;
+              logIndex: number;
+              amountUsdc: string;
+              /** Format: date-time */
+              occurredAt: string;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              txHash: string;
+              logIndex: number;
+              amountUsdc: string;
+              /** Format: date-time */
+              occurredAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Settle an event: its result settles every open prediction once */
+  postAdminEventsByIdResult: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          status: "finished";
+          winningOutcome: string;
+          winningOutcomes?: {
+            [key: string]: string;
+          };
+        } | {
+          /** @enum {string} */
+          status: "cancelled";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              event: {
+                id: string;
+                sport: string;
+                league: string;
+                homeTeam: string;
+                awayTeam: string;
+                /** Format: date-time */
+                kickoffAt: string;
+                /** @enum {string} */
+                status: "scheduled" | "live" | "finished" | "cancelled";
+                warmup: boolean;
+                markets: {
+                    key: string;
+                    outcomes: {
+                        key: string;
+                        label: string;
+                        odds: number;
+                      }[];
+                  }[];
+              };
+              settled: number;
+              alreadySettled: boolean;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Draw an ended day's raffle (once) */
+  postAdminRaffleDraw: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date */
+          date: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              date: string;
+              seed: string;
+              eligibleCount: number;
+              winnerUserId: string | null;
+              prizeSp: number;
+              drawnAt: string;
+              alreadyDrawn: boolean;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Open events by kickoff, filtered and paged */
+  getAvailableEvents: {
+    parameters: {
+      query?: {
+        sport?: string;
+        league?: string;
+        from?: string;
+        to?: string;
+        limit?: number;
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: ({
+                  id: string;
+                  sport: string;
+                  league: string;
+                  homeTeam: string;
+                  awayTeam: string;
+                  /** Format: date-time */
+                  kickoffAt: string;
+                  /** @enum {string} */
+                  status: "scheduled" | "live" | "finished" | "cancelled";
+                  warmup: boolean;
+                  markets: {
+                      key: string;
+                      outcomes: {
+                          key: string;
+                          label: string;
+                          odds: number;
+                        }[];
+                    }[];
+                })[];
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** One event */
+  getEventsById: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              sport: string;
+              league: string;
+              homeTeam: string;
+              awayTeam: string;
+              /** Format: date-time */
+              kickoffAt: string;
+              /** @enum {string} */
+              status: "scheduled" | "live" | "finished" | "cancelled";
+              warmup: boolean;
+              markets: {
+                  key: string;
+                  outcomes: {
+                      key: string;
+                      label: string;
+                      odds: number;
+                    }[];
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** An event's current odds */
+  getEventsByIdOdds: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              eventId: string;
+              updatedAt: string;
+              markets: {
+                  key: string;
+                  outcomes: {
+                      key: string;
+                      label: string;
+                      odds: number;
+                    }[];
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** A page of the all-time SP leaderboard */
+  getLeaderboard: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              total: number;
+              offset: number;
+              limit: number;
+              rows: ({
+                  rank: number | null;
+                  userId: string;
+                  displayName: string;
+                  wallet: string | null;
+                  totalSp: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** One player's all-time row (mine when userId is omitted) */
+  getLeaderboardUserRow: {
+    parameters: {
+      query?: {
+        userId?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              rank: number | null;
+              userId: string;
+              displayName: string;
+              wallet: string | null;
+              totalSp: number;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** The all-time top players */
+  getLeaderboardTopPoints: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              rows: ({
+                  rank: number | null;
+                  userId: string;
+                  displayName: string;
+                  wallet: string | null;
+                  totalSp: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** My statistics */
+  getUserProfileStats: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                id: string;
+                displayName: string;
+                wallet: string | null;
+              };
+              totalSp: number;
+              spByType: {
+                PREDICTION: number;
+                WARMUP_PREDICTION: number;
+                ONCHAIN_PREDICTION: number;
+                ONCHAIN_SP: number;
+                REFERRAL: number;
+                RAFFLE: number;
+                ADJUSTMENT: number;
+              };
+              predictions: {
+                total: number;
+                won: number;
+                lost: number;
+                pending: number;
+                void: number;
+              };
+              winRate: number;
+              currentStreak: number;
+              bestStreak: number;
+              creditsBalance: number;
+              usdcStaked: string;
+              usdcWon: string;
+              allTimeRank: number | null;
+              week: {
+                week: number;
+                competitiveSp: number;
+                qualificationRank: number | null;
+                championsRank: number | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** My referral code and referees */
+  getReferrals: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              code: string;
+              referredCount: number;
+              pendingRewardSp: number;
+              redeemedRewardSp: number;
+              referees: ({
+                  userId: string;
+                  displayName: string;
+                  /** Format: date-time */
+                  joinedAt: string;
+                  status: "waiting" | "redeemable" | "redeemed";
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Redeem my pending referral rewards as SP */
+  postReferrals: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              redeemedSp: number;
+              redeemedCount: number;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Today's raffle and whether I am in it */
+  getDailyRaffle: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              date: string;
+              eligible: boolean;
+              reason: string | null;
+              /** Format: date-time */
+              drawAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** My daily free credits: balance, amount, next claim */
+  getReclaimInfo: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              balance: number;
+              amount: number;
+              claimable: boolean;
+              /** Format: date-time */
+              nextClaimAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Claim today's free credits */
+  postReclaim: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              amount: number;
+              balance: number;
+              /** Format: date-time */
+              nextClaimAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: ALREADY_CLAIMED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "ALREADY_CLAIMED";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Bet free credits on an outcome (version 1) */
+  postPred2earnBetPlaced: {
+    parameters: {
+      header?: {
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          eventId: string;
+          market: string;
+          outcome: string;
+          stake: number;
+          expectedOdds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              prediction: {
+                id: string;
+                /** @enum {integer} */
+                version: 1 | 2;
+                eventId: string;
+                market: string;
+                outcome: string;
+                odds: number;
+                stake?: number;
+                stakeUsdc?: string;
+                /** @enum {string} */
+                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+                payout?: number | null;
+                payoutUsdc?: string | null;
+                claimed: boolean;
+                placedAt: string;
+                settledAt: string | null;
+                txHash?: string;
+                chainId?: number;
+                rejectReason?: string | null;
+              };
+              balance: number;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: EVENT_CLOSED, ODDS_CHANGED, INSUFFICIENT_CREDITS, CONFLICT */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "EVENT_CLOSED" | "ODDS_CHANGED" | "INSUFFICIENT_CREDITS" | "CONFLICT";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A signed odds quote for a USDC bet of the signed-in wallet
+   * @description A signed price for a version-2 (USDC) bet of the signed-in wallet: pass `quote` and `signature` to the betting contract's placeBet(quote, signature, amount) before `expiresAt` (docs/onchain.md).
+   */
+  postPred2earnQuote: {
+    requestBody: {
+      content: {
+        "application/json": {
+          eventId: string;
+          market: string;
+          outcome: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              eventId: string;
+              market: string;
+              outcome: string;
+              /** @description decimal odds of the quote */
+              odds: number;
+              /** @description the last instant a block may carry for the bet (before kickoff) */
+              expiresAt: string;
+              chainId: number;
+              /** @description the betting contract (checksummed): the EIP-712 verifying contract */
+              contract: string;
+              /** @description the first argument of placeBet(quote, signature, amount) */
+              quote: {
+                /** @description the signed-in wallet (checksummed): only it can place the bet */
+                bettor: string;
+                /** @description keccak256(utf8("<eventId>/<market>")) */
+                marketId: string;
+                /** @description index of the outcome in its market */
+                outcome: number;
+                /** @description odds in thousandths (uint256) */
+                odds: string;
+                /** @description unix seconds (uint256) */
+                expiry: string;
+              };
+              /** @description EIP-712 signature of the odds signer */
+              signature: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: EVENT_CLOSED, QUOTES_UNAVAILABLE */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "EVENT_CLOSED" | "QUOTES_UNAVAILABLE";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** Report a USDC bet placed on-chain (version 2) */
+  postPred2earnBetPlacedV2: {
+    parameters: {
+      header?: {
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          eventId: string;
+          market: string;
+          outcome: string;
+          stakeUsdc: string;
+          odds: number;
+          txHash: string;
+          chainId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              prediction: {
+                id: string;
+                /** @enum {integer} */
+                version: 1 | 2;
+                eventId: string;
+                market: string;
+                outcome: string;
+                odds: number;
+                stake?: number;
+                stakeUsdc?: string;
+                /** @enum {string} */
+                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+                payout?: number | null;
+                payoutUsdc?: string | null;
+                claimed: boolean;
+                placedAt: string;
+                settledAt: string | null;
+                txHash?: string;
+                chainId?: number;
+                rejectReason?: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND, BET_NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND" | "BET_NOT_FOUND";
+          });
+        };
+      };
+      /** @description Error envelope: EVENT_CLOSED, CONFLICT, BET_MISMATCH */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "EVENT_CLOSED" | "CONFLICT" | "BET_MISMATCH";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Claim the payout of a won or void prediction */
+  postPred2earnClaimPayout: {
+    requestBody: {
+      content: {
+        "application/json": {
+          predictionId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              predictionId: string;
+              payout?: number;
+              payoutUsdc?: string;
+              /** Format: date-time */
+              claimedAt: string;
+              balance: number;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_CLAIMABLE, ALREADY_CLAIMED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "NOT_CLAIMABLE" | "ALREADY_CLAIMED";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /** My predictions, newest first, each with its event */
+  getUserPredictions: {
+    parameters: {
+      query?: {
+        status?: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+        limit?: number;
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: (({
+                  id: string;
+                  /** @enum {integer} */
+                  version: 1 | 2;
+                  eventId: string;
+                  market: string;
+                  outcome: string;
+                  odds: number;
+                  stake?: number;
+                  stakeUsdc?: string;
+                  /** @enum {string} */
+                  status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+                  payout?: number | null;
+                  payoutUsdc?: string | null;
+                  claimed: boolean;
+                  placedAt: string;
+                  settledAt: string | null;
+                  txHash?: string;
+                  chainId?: number;
+                  rejectReason?: string | null;
+                }) & ({
+                  event: {
+                    id: string;
+                    sport: string;
+                    league: string;
+                    homeTeam: string;
+                    awayTeam: string;
+                    /** Format: date-time */
+                    kickoffAt: string;
+                    /** @enum {string} */
+                    status: "scheduled" | "live" | "finished" | "cancelled";
+                    warmup: boolean;
+                    markets: {
+                        key: string;
+                        outcomes: {
+                            key: string;
+                            label: string;
+                            odds: number;
+                          }[];
+                      }[];
+                  };
+                }))[];
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The chain, contracts and odds signer of USDC bets
+   * @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md.
+   */
+  getChainInfo: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              chainId: number | null;
+              bettingContract: string | null;
+              usdc: string | null;
+              oddsSigner: string | null;
+              /** @description how long a quote lasts (never past kickoff) */
+              quoteTtlSeconds: number;
+              /** @description confirmations before a bet or fee counts */
+              confirmations: number;
+              /** @description finalized: also waits for the node's finalized block where it serves one */
+              finality: "finalized" | "confirmations";
+            };
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+}
