@@ -110,7 +110,7 @@ async function finalizeOnce(
       qualificationParticipants,
       qualificationTop,
       champions,
-      poolMicro: estimate.estimatedMicro,
+      pool: estimate,
       split,
       nextWeekEligible: next.size,
     });

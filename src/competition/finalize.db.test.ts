@@ -407,6 +407,27 @@ describe("finalize: one season, week by week", () => {
     expect(week4.provisional).toBe(true);
   });
 
+  it("a finalized week's pool estimate is the pool frozen at finalize, unchanged by a late fee", async () => {
+    // Still Tue 2026-11-24 00:00. A fee recorded now for week 1's window (which funded week 2's pool).
+    await addFee(t, "5", "2026-11-12T00:00:00.000Z");
+    // Week 2 was finalized with week-1 fees [11-10, 11-17) = 1000 plus the 100 subsidy.
+    expect(await getData(t, "/api/competition/prize-pool-estimate?week=2")).toEqual({
+      estimatedUsdc: "1100.000000",
+      selectedWeek: 2,
+      fundingWeekIndex: 1,
+      feeWindowStart: "2026-11-10T00:00:00.000Z",
+      feeWindowEnd: "2026-11-17T00:00:00.000Z",
+      sources: { protocolFeesWeek: "1000.000000", protocolIncentiveUsdc: "100.000000", entries: "0.000000" },
+    });
+    // The same number as the week's prize card: the pool finalize stored.
+    expect(first.get(2).pool.estimatedUsdc).toBe("1100.000000");
+    // Week 1: week-0 fees 250.500001 + 49.5 (the pre-season 7 is outside the window) + 100.
+    expect(await getData(t, "/api/competition/prize-pool-estimate?week=1")).toMatchObject({
+      estimatedUsdc: "400.000001",
+      sources: { protocolFeesWeek: "300.000001", protocolIncentiveUsdc: "100.000000" },
+    });
+  });
+
   it("finalizing again returns the stored result with alreadyFinalized: true", async () => {
     // The clock has moved on (Tue 2026-11-24); the stored finalizedAt stays.
     for (const week of [0, 1, 2]) {

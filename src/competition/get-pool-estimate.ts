@@ -1,13 +1,16 @@
 /**
  * The prize-pool estimate of week W (SPEC §5, default: the current week): protocol fees of week W−1 over the fee
  * window [start, min(end, now)), plus the weekly subsidy. `weekPool` is the same figure for the use cases that
- * split it (the live Champions ladder page, a player's projected prize, finalize).
+ * split it (the live Champions ladder page, a player's projected prize, finalize). Once week W is finalized the
+ * estimate is the pool finalize froze and paid, read from the stored week: a fee recorded later for W−1's window
+ * no longer changes it.
  */
 import type { Queryable } from "../db/client.js";
 import { sumFees } from "../fees/fees.js";
 import { currentWeek } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { estimatePool, type FeeWindow, feeWindow, type PoolEstimate } from "./pool.js";
+import { findWeekResult } from "./snapshot.repository.js";
 
 export interface WeekPool {
   week: number;
@@ -33,5 +36,13 @@ export async function getPrizePoolEstimate(
   input: { week?: number },
 ): Promise<WeekPool> {
   const now = deps.clock.now();
-  return weekPool(deps, deps.db, input.week ?? currentWeek(deps.season, now), now);
+  const week = input.week ?? currentWeek(deps.season, now);
+  const stored = await findWeekResult(deps.db, week);
+  if (!stored) return weekPool(deps, deps.db, week, now);
+  const { protocolFeesMicro, incentiveMicro } = stored.pool;
+  return {
+    week,
+    window: feeWindow(deps.season, week, stored.finalizedAt),
+    estimate: estimatePool({ protocolFeesMicro, incentiveMicro }),
+  };
 }

@@ -36,7 +36,7 @@ export async function finalizedWeeks(q: Queryable): Promise<Set<number>> {
 
 /**
  * The JSON of `competition_weeks.result`: the week result without the columns (week, finalized_at, pool_micro),
- * micro-USDC as decimal strings. Migration 0006 converted the rows of older versions (API-formatted results).
+ * micro-USDC as decimal strings. Migration 0007 converted the rows of older versions (API-formatted results).
  */
 interface StoredResult {
   qualification: WeekResult["qualification"];
@@ -49,7 +49,13 @@ interface StoredResult {
     splitAmong: number;
     amountMicro: string;
   }>;
-  pool: { distributedMicro: string; undistributedMicro: string };
+  /** The fee/subsidy split of the pool; absent in rows stored before it was kept (read as all fees). */
+  pool: {
+    protocolFeesMicro?: string;
+    incentiveMicro?: string;
+    distributedMicro: string;
+    undistributedMicro: string;
+  };
   nextWeekEligible: number;
 }
 
@@ -59,6 +65,8 @@ function toStored(r: WeekResult): StoredResult {
     champions: r.champions,
     prizes: r.prizes.map((p) => ({ ...p, amountMicro: String(p.amountMicro) })),
     pool: {
+      protocolFeesMicro: String(r.pool.protocolFeesMicro),
+      incentiveMicro: String(r.pool.incentiveMicro),
       distributedMicro: String(r.pool.distributedMicro),
       undistributedMicro: String(r.pool.undistributedMicro),
     },
@@ -75,6 +83,8 @@ function fromStored(week: number, finalizedAt: Date, poolMicro: bigint, s: Store
     prizes: s.prizes.map((p) => ({ ...p, amountMicro: BigInt(p.amountMicro) })),
     pool: {
       estimatedMicro: poolMicro,
+      protocolFeesMicro: BigInt(s.pool.protocolFeesMicro ?? poolMicro),
+      incentiveMicro: BigInt(s.pool.incentiveMicro ?? 0),
       distributedMicro: BigInt(s.pool.distributedMicro),
       undistributedMicro: BigInt(s.pool.undistributedMicro),
     },

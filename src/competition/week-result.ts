@@ -10,6 +10,7 @@
  * - prizes and pool: the prize split of the week's pool; undistributed = pool − distributed.
  */
 import { isChampionsEnabled } from "./calendar.js";
+import type { PoolEstimate } from "./pool.js";
 import type { PrizeRow, PrizeSplit } from "./prizes.js";
 import { CUTOFFS, cutoffSp, type RankedEntry, withinCutoff } from "./ranking.js";
 
@@ -20,7 +21,14 @@ export interface WeekResult {
   champions: { enabled: boolean; participants: number; cutoffSp: number | null; retained: number };
   /** Paid rows in ladder order. */
   prizes: PrizeRow[];
-  pool: { estimatedMicro: bigint; distributedMicro: bigint; undistributedMicro: bigint };
+  /** The pool frozen at finalize (fees of week W−1 + subsidy) and how it was split. */
+  pool: {
+    estimatedMicro: bigint;
+    protocolFeesMicro: bigint;
+    incentiveMicro: bigint;
+    distributedMicro: bigint;
+    undistributedMicro: bigint;
+  };
   /** Players eligible for Champions week W+1. */
   nextWeekEligible: number;
 }
@@ -34,7 +42,7 @@ export interface WeekOutcome {
   qualificationTop: readonly RankedEntry[];
   /** The whole Champions ladder; null for a week without one. */
   champions: readonly RankedEntry[] | null;
-  poolMicro: bigint;
+  pool: PoolEstimate;
   split: PrizeSplit;
   nextWeekEligible: number;
 }
@@ -59,9 +67,11 @@ export function summarizeWeek(o: WeekOutcome): WeekResult {
     },
     prizes: o.split.prizes,
     pool: {
-      estimatedMicro: o.poolMicro,
+      estimatedMicro: o.pool.estimatedMicro,
+      protocolFeesMicro: o.pool.protocolFeesMicro,
+      incentiveMicro: o.pool.incentiveMicro,
       distributedMicro: o.split.distributedMicro,
-      undistributedMicro: o.poolMicro - o.split.distributedMicro,
+      undistributedMicro: o.pool.estimatedMicro - o.split.distributedMicro,
     },
     nextWeekEligible: o.nextWeekEligible,
   };
