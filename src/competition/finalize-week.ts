@@ -1,6 +1,6 @@
 /**
- * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool and stores who
- * may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
+ * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool, stores their
+ * Merkle tree (prize-tree.ts) and who may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
  * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
  */
 import { AppError } from "../errors.js";
@@ -9,6 +9,8 @@ import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
+import { buildPrizeTree } from "./prize-tree.js";
+import { insertPrizeTree } from "./prize-tree.repository.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
 import {
@@ -115,6 +117,13 @@ async function finalizeOnce(
       nextWeekEligible: next.size,
     });
     await completeFinalization(tx, result);
+    // The week's prize list as a Merkle tree over the winners' wallets as they stand now, stored once.
+    const winners = await findDisplayInfo(
+      tx,
+      split.prizes.map((p) => p.userId),
+    );
+    const wallets = new Map(split.prizes.map((p) => [p.userId, winners.get(p.userId)?.wallet ?? null]));
+    await insertPrizeTree(tx, buildPrizeTree(week, split.prizes, wallets));
     return { result, alreadyFinalized: false };
   });
 }
