@@ -163,6 +163,7 @@ describe("a finalized week's prizes, paid on-chain", () => {
       account: players[name]!.wallet,
       amountUsdc,
       amountMicro: String(prizes[name]),
+      carriedUsdc: "0.000000",
       claimed: false,
     });
     expect(tree).toEqual({
@@ -179,6 +180,7 @@ describe("a finalized week's prizes, paid on-chain", () => {
         leaf("E", "5.000000"),
       ],
       awaitingWallet: [],
+      carried: [],
     });
     const values = tree.leaves.map((l: any) => [String(tree.week), l.account, l.amountMicro]);
     expect(StandardMerkleTree.of(values, tree.leafEncoding).root).toBe(tree.root);
@@ -252,9 +254,11 @@ describe("a finalized week's prizes, paid on-chain", () => {
         account: p.wallet,
         amountUsdc: tree.leaves.find((l: any) => l.account === p.wallet).amountUsdc,
         amountMicro: String(prizes[name]),
+        carriedUsdc: "0.000000",
         proof: expect.any(Array),
         claimed: false,
         awaitingWallet: false,
+        paidInWeek: null,
       });
       expect(await balanceOf(p.wallet as Address)).toBe(0n);
       const receipt = await send(p.i, distributor, claimData(1n, p.wallet, prizes[name]!, claim.proof));

@@ -9,7 +9,7 @@ import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
-import { buildPrizeTree } from "./prize-tree.js";
+import { prizeTreeOf } from "./get-prize-tree.js";
 import { insertPrizeTree } from "./prize-tree.repository.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
@@ -117,13 +117,9 @@ async function finalizeOnce(
       nextWeekEligible: next.size,
     });
     await completeFinalization(tx, result);
-    // The week's prize list as a Merkle tree over the winners' wallets as they stand now, stored once.
-    const winners = await findDisplayInfo(
-      tx,
-      split.prizes.map((p) => p.userId),
-    );
-    const wallets = new Map(split.prizes.map((p) => [p.userId, winners.get(p.userId)?.wallet ?? null]));
-    await insertPrizeTree(tx, buildPrizeTree(week, split.prizes, wallets));
+    // The week's prize list, plus earlier prizes whose winner has linked a wallet since, as a Merkle tree over the
+    // wallets as they stand now; stored once.
+    await insertPrizeTree(tx, await prizeTreeOf(tx, week, split.prizes));
     return { result, alreadyFinalized: false };
   });
 }

@@ -318,13 +318,44 @@ describe("finalize: one season, week by week", () => {
       totalUsdc: "320.000000",
       totalMicro: "320000000",
       leaves: [
-        { account: P(5).wallet, amountUsdc: "140.000000", amountMicro: "140000000", claimed: false },
-        { account: P(6).wallet, amountUsdc: "60.000000", amountMicro: "60000000", claimed: false },
-        { account: P(7).wallet, amountUsdc: "60.000000", amountMicro: "60000000", claimed: false },
-        { account: P(8).wallet, amountUsdc: "40.000000", amountMicro: "40000000", claimed: false },
-        { account: P(9).wallet, amountUsdc: "20.000000", amountMicro: "20000000", claimed: false },
+        {
+          account: P(5).wallet,
+          amountUsdc: "140.000000",
+          amountMicro: "140000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(6).wallet,
+          amountUsdc: "60.000000",
+          amountMicro: "60000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(7).wallet,
+          amountUsdc: "60.000000",
+          amountMicro: "60000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(8).wallet,
+          amountUsdc: "40.000000",
+          amountMicro: "40000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(9).wallet,
+          amountUsdc: "20.000000",
+          amountMicro: "20000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
       ],
       awaitingWallet: [],
+      carried: [],
     });
     // A third party's rebuild from the published leaves alone.
     const values = tree1.leaves.map((l: any) => ["1", l.account, l.amountMicro]);
@@ -386,8 +417,10 @@ describe("finalize: one season, week by week", () => {
         amountUsdc: "60.000000",
         amountMicro: "60000000",
         proof: expect.any(Array),
+        carriedUsdc: "0.000000",
         claimed: false,
         awaitingWallet: false,
+        paidInWeek: null,
       },
     });
     const { proof } = (await getData(t, "/api/competition/me?week=1", cookies.get(P(6).wallet))).prizeClaim;

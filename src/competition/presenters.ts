@@ -84,14 +84,16 @@ function presentPrizeClaim(c: MyPrizeClaim) {
     account: c.account,
     amountUsdc: formatUsdc(c.amountMicro),
     amountMicro: String(c.amountMicro),
+    carriedUsdc: formatUsdc(c.carriedMicro),
     proof: c.proof,
     claimed: c.claimed,
     awaitingWallet: c.awaitingWallet,
+    paidInWeek: c.paidInWeek,
   };
 }
 
 /** A finalized week's prize tree: what anyone needs to rebuild its root and check each leaf. */
-export function presentPrizeTree({ tree, claimed }: PublishedPrizeTree) {
+export function presentPrizeTree({ tree, claimed, paidInWeek }: PublishedPrizeTree) {
   return {
     week: tree.week,
     root: tree.root,
@@ -102,9 +104,16 @@ export function presentPrizeTree({ tree, claimed }: PublishedPrizeTree) {
       account: l.account,
       amountUsdc: formatUsdc(l.amountMicro),
       amountMicro: String(l.amountMicro),
+      carriedUsdc: formatUsdc(l.carriedMicro),
       claimed: claimed.has(l.account.toLowerCase()),
     })),
     awaitingWallet: tree.awaitingWallet.map((a) => ({
+      userId: a.userId,
+      amountUsdc: formatUsdc(a.amountMicro),
+      paidInWeek: paidInWeek.get(a.userId) ?? null,
+    })),
+    carried: tree.carried.map((a) => ({
+      fromWeek: a.fromWeek,
       userId: a.userId,
       amountUsdc: formatUsdc(a.amountMicro),
     })),

@@ -12,7 +12,19 @@ interface StoredLeaf {
   userId: string;
   account: string;
   amountMicro: string;
+  carriedMicro: string;
 }
+type StoredAwaiting = { userId: string; amountMicro: string };
+type StoredArrear = { fromWeek: number; userId: string; amountMicro: string };
+
+const awaitingOf = (raw: unknown) =>
+  (raw as StoredAwaiting[]).map((a) => ({ userId: a.userId, amountMicro: BigInt(a.amountMicro) }));
+const carriedOf = (raw: unknown) =>
+  (raw as StoredArrear[]).map((a) => ({
+    fromWeek: a.fromWeek,
+    userId: a.userId,
+    amountMicro: BigInt(a.amountMicro),
+  }));
 
 /** Stores week W's tree unless one is stored already (the first stays); returns the stored tree. */
 export async function insertPrizeTree(q: Queryable, tree: PrizeTree): Promise<PrizeTree> {
@@ -22,8 +34,13 @@ export async function insertPrizeTree(q: Queryable, tree: PrizeTree): Promise<Pr
       week: tree.week,
       root: tree.root,
       totalMicro: tree.totalMicro,
-      leaves: tree.leaves.map((l) => ({ ...l, amountMicro: String(l.amountMicro) })),
+      leaves: tree.leaves.map((l) => ({
+        ...l,
+        amountMicro: String(l.amountMicro),
+        carriedMicro: String(l.carriedMicro),
+      })),
       awaitingWallet: tree.awaitingWallet.map((a) => ({ ...a, amountMicro: String(a.amountMicro) })),
+      carried: tree.carried.map((a) => ({ ...a, amountMicro: String(a.amountMicro) })),
     })
     .onConflictDoNothing();
   return (await findPrizeTree(q, tree.week))!;
@@ -34,14 +51,31 @@ export async function findPrizeTree(q: Queryable, week: number): Promise<PrizeTr
   const [row] = await q.select().from(prizeTrees).where(eq(prizeTrees.week, week));
   if (!row) return null;
   const leaves = row.leaves as StoredLeaf[];
-  const awaiting = row.awaitingWallet as Array<{ userId: string; amountMicro: string }>;
   return {
     week: row.week,
     root: row.root as PrizeTree["root"],
     totalMicro: row.totalMicro,
-    leaves: leaves.map((l) => ({ ...l, amountMicro: BigInt(l.amountMicro) })),
-    awaitingWallet: awaiting.map((a) => ({ ...a, amountMicro: BigInt(a.amountMicro) })),
+    leaves: leaves.map((l) => ({
+      userId: l.userId,
+      account: l.account,
+      amountMicro: BigInt(l.amountMicro),
+      carriedMicro: BigInt(l.carriedMicro),
+    })),
+    awaitingWallet: awaitingOf(row.awaitingWallet),
+    carried: carriedOf(row.carried),
   };
+}
+
+/** Every stored tree's week, awaiting prizes and carried arrears (for what is still awaiting a wallet). */
+export async function prizeTreeArrears(q: Queryable) {
+  const found = await q
+    .select({ week: prizeTrees.week, awaitingWallet: prizeTrees.awaitingWallet, carried: prizeTrees.carried })
+    .from(prizeTrees);
+  return found.map((r) => ({
+    week: r.week,
+    awaitingWallet: awaitingOf(r.awaitingWallet),
+    carried: carriedOf(r.carried),
+  }));
 }
 
 /** A PrizeClaimed log as the indexer read it: addresses and hashes lower-case, amount in micro-USDC. */

@@ -1,7 +1,7 @@
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
-import { concat, encodeAbiParameters, type Hex, keccak256 } from "viem";
+import { concat, encodeAbiParameters, getAddress, type Hex, keccak256 } from "viem";
 import { describe, expect, it } from "vitest";
-import { buildPrizeTree, LEAF_ENCODING, leafValues, prizeProof } from "./prize-tree.js";
+import { buildPrizeTree, LEAF_ENCODING, leafValues, outstandingArrears, prizeProof } from "./prize-tree.js";
 
 const A = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"; // lower-case in, checksummed out
 const B = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -42,9 +42,14 @@ describe("buildPrizeTree", () => {
       ]),
     );
     expect(tree.leaves).toEqual([
-      { userId: "1", account: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", amountMicro: 17_500_000n },
-      { userId: "2", account: B, amountMicro: 17_500_000n },
-      { userId: "4", account: C, amountMicro: 10_000_000n },
+      {
+        userId: "1",
+        account: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        amountMicro: 17_500_000n,
+        carriedMicro: 0n,
+      },
+      { userId: "2", account: B, amountMicro: 17_500_000n, carriedMicro: 0n },
+      { userId: "4", account: C, amountMicro: 10_000_000n, carriedMicro: 0n },
     ]);
     expect(tree.totalMicro).toBe(45_000_000n);
     expect(tree.awaitingWallet).toEqual([{ userId: "3", amountMicro: 20_000_000n }]);
@@ -84,7 +89,64 @@ describe("buildPrizeTree", () => {
       totalMicro: 0n,
       leaves: [],
       awaitingWallet: [{ userId: "1", amountMicro: 5n }],
+      carried: [],
     });
+  });
+
+  it("carries earlier awaiting prizes of users who now have a wallet into their leaf, and only those", () => {
+    // Week 5: user 1 wins 10 and also had 7 awaiting from week 2 and 3 from week 4; user 9 won nothing this
+    // week but had 4 awaiting from week 3; user 8 still has no wallet (their 6 of week 2 stays awaiting).
+    const tree = buildPrizeTree(
+      5,
+      [{ userId: "1", amountMicro: 10n }],
+      new Map([
+        ["1", A],
+        ["9", B],
+        ["8", null],
+      ]),
+      [
+        { fromWeek: 2, userId: "1", amountMicro: 7n },
+        { fromWeek: 2, userId: "8", amountMicro: 6n },
+        { fromWeek: 3, userId: "9", amountMicro: 4n },
+        { fromWeek: 4, userId: "1", amountMicro: 3n },
+      ],
+    );
+    expect(tree.leaves).toEqual([
+      { userId: "1", account: getAddress(A), amountMicro: 20n, carriedMicro: 10n },
+      { userId: "9", account: B, amountMicro: 4n, carriedMicro: 4n },
+    ]);
+    expect(tree.totalMicro).toBe(24n);
+    expect(tree.carried).toEqual([
+      { fromWeek: 2, userId: "1", amountMicro: 7n },
+      { fromWeek: 3, userId: "9", amountMicro: 4n },
+      { fromWeek: 4, userId: "1", amountMicro: 3n },
+    ]);
+    expect(tree.awaitingWallet).toEqual([]);
+  });
+});
+
+describe("outstandingArrears", () => {
+  it("is every awaiting prize not yet carried by any tree, oldest week first", () => {
+    expect(
+      outstandingArrears([
+        {
+          week: 4,
+          awaitingWallet: [{ userId: "2", amountMicro: 9n }],
+          carried: [{ fromWeek: 1, userId: "1", amountMicro: 5n }],
+        },
+        {
+          week: 1,
+          awaitingWallet: [
+            { userId: "1", amountMicro: 5n },
+            { userId: "3", amountMicro: 8n },
+          ],
+          carried: [],
+        },
+      ]),
+    ).toEqual([
+      { fromWeek: 1, userId: "3", amountMicro: 8n },
+      { fromWeek: 4, userId: "2", amountMicro: 9n },
+    ]);
   });
 
   it("refuses one wallet holding two prizes", () => {

@@ -90,11 +90,16 @@ const PrizeClaim = Type.Object(
     account: Nullable(Checksummed),
     amountUsdc: Usdc,
     amountMicro: MicroUsdc,
+    carriedUsdc: Usdc,
     proof: Type.Array(Hex32, { description: "the Merkle proof of (week, account, amountMicro) under root" }),
     claimed: Type.Boolean({ description: "a PrizeClaimed log of the distributor pays this leaf" }),
     awaitingWallet: Type.Boolean({
-      description: "won without a wallet: paid by a later supplementary root once one is linked",
+      description:
+        "won without a wallet: carried into the tree of the first week finalized after one is linked",
     }),
+    paidInWeek: Nullable(
+      Type.Integer({ description: "the later week whose tree carries this awaiting prize" }),
+    ),
   },
   { description: "the signed-in winner's prize of a finalized week, for PrizeDistributor.claim" },
 );
@@ -134,11 +139,19 @@ export const PrizeTreeResponse = Type.Object({
       account: Checksummed,
       amountUsdc: Usdc,
       amountMicro: MicroUsdc,
+      carriedUsdc: Usdc,
       claimed: Type.Boolean(),
     }),
-    { description: "one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order" },
+    {
+      description:
+        "one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of " +
+        "earlier weeks paid here (carried)",
+    },
   ),
-  awaitingWallet: Type.Array(Type.Object({ userId: Type.String(), amountUsdc: Usdc })),
+  awaitingWallet: Type.Array(
+    Type.Object({ userId: Type.String(), amountUsdc: Usdc, paidInWeek: Nullable(Type.Integer()) }),
+  ),
+  carried: Type.Array(Type.Object({ fromWeek: Type.Integer(), userId: Type.String(), amountUsdc: Usdc })),
 });
 
 export const PrizePoolResponse = Type.Object({

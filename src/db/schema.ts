@@ -399,8 +399,9 @@ export const chainBlocks = pgTable(
 
 /**
  * The Merkle tree of a finalized week's Champions prizes (competition/prize-tree.ts): its root (null without a
- * leaf), the sum of its leaves, the leaves `[{userId, account, amountMicro}]` in ladder order and the winners
- * without a wallet `[{userId, amountMicro}]`. Stored once, never changed.
+ * leaf), the sum of its leaves, the leaves `[{userId, account, amountMicro, carriedMicro}]`, the winners without a
+ * wallet `[{userId, amountMicro}]` and the earlier weeks' awaiting prizes it pays `[{fromWeek, userId, amountMicro}]`.
+ * Stored once, never changed.
  */
 export const prizeTrees = pgTable("prize_trees", {
   week: integer("week")
@@ -410,6 +411,7 @@ export const prizeTrees = pgTable("prize_trees", {
   totalMicro: bigint("total_micro", { mode: "bigint" }).notNull(),
   leaves: jsonb("leaves").notNull(),
   awaitingWallet: jsonb("awaiting_wallet").notNull(),
+  carried: jsonb("carried").notNull(),
   createdAt: createdAt(),
 });
 

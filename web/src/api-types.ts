@@ -905,12 +905,14 @@ export interface operations {
                 amountUsdc: string;
                 /** @description the amount in micro-USDC (uint256) */
                 amountMicro: string;
+                carriedUsdc: string;
                 /** @description the Merkle proof of (week, account, amountMicro) under root */
                 proof: string[];
                 /** @description a PrizeClaimed log of the distributor pays this leaf */
                 claimed: boolean;
-                /** @description won without a wallet: paid by a later supplementary root once one is linked */
+                /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
                 awaitingWallet: boolean;
+                paidInWeek: number | null;
               }) | null;
             };
           };
@@ -1051,16 +1053,23 @@ export interface operations {
               totalUsdc: string;
               /** @description the amount in micro-USDC (uint256) */
               totalMicro: string;
-              /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order */
+              /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
               leaves: {
                   /** @description checksummed address */
                   account: string;
                   amountUsdc: string;
                   /** @description the amount in micro-USDC (uint256) */
                   amountMicro: string;
+                  carriedUsdc: string;
                   claimed: boolean;
                 }[];
-              awaitingWallet: {
+              awaitingWallet: ({
+                  userId: string;
+                  amountUsdc: string;
+                  paidInWeek: number | null;
+                })[];
+              carried: {
+                  fromWeek: number;
                   userId: string;
                   amountUsdc: string;
                 }[];

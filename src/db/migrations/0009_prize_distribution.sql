@@ -7,6 +7,7 @@ CREATE TABLE "prize_trees" (
 	"total_micro" bigint NOT NULL,
 	"leaves" jsonb NOT NULL,
 	"awaiting_wallet" jsonb NOT NULL,
+	"carried" jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "prize_trees_week_competition_weeks_week_fk" FOREIGN KEY ("week") REFERENCES "public"."competition_weeks"("week") ON DELETE no action ON UPDATE no action
 );
