@@ -27,7 +27,7 @@ export function PrizePayout(props: { week: number; me: Resource<MyStatus> }) {
         ) : (
           <>
             <p class="small">
-              {"Winners paid: "}
+              {"Prizes on-chain: "}
               <Usdc amount={tree.data.totalUsdc} testId="payout-total" />
               {` in ${tree.data.leaves.length} claim${tree.data.leaves.length === 1 ? "" : "s"}.`}
             </p>
