@@ -9,7 +9,13 @@ import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
-import { chainInfoDeps, feeProgress, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
+import {
+  chainInfoDeps,
+  feeProgress,
+  onchainBetDeps,
+  prizeDistributorOf,
+  quoteDeps,
+} from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
@@ -81,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     incentiveMicro: config.protocolIncentiveMicro,
     cache: config.rankCache ? new RankCache(db, database.changeCount) : null,
     feesIndexedThrough: feeProgress(config, db),
+    prizeDistributor: prizeDistributorOf(config),
   };
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });

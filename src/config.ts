@@ -54,6 +54,8 @@ export interface Config {
   feeIndexer: FeeIndexerConfig | null;
   /** The odds signer of version-2 quotes; null when ODDS_SIGNER_PRIVATE_KEY is unset (no quotes served). */
   quotes: QuoteConfig | null;
+  /** The Champions prize distributor (PRIZE_DISTRIBUTOR_ADDRESS) and its PrizeClaimed indexer; null when unset. */
+  prizeDistributor: PrizeDistributorConfig | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
   rankCache: boolean;
   /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
@@ -165,6 +167,13 @@ export interface FeeIndexerConfig {
   event: FeeEvent;
 }
 
+export interface PrizeDistributorConfig {
+  /** Lower-case address of contracts/PrizeDistributor.sol. */
+  contract: `0x${string}`;
+  fromBlock: bigint;
+  blockRange: number;
+}
+
 export interface QuoteConfig {
   signerKey: Hex;
   /** The signer's address, checksummed: published at GET /api/chain/info and set in the contract. */
@@ -188,12 +197,13 @@ interface ChainSettings {
   betIndexer: Config["betIndexer"];
   feeIndexer: FeeIndexerConfig | null;
   quotes: QuoteConfig | null;
+  prizeDistributor: PrizeDistributorConfig | null;
 }
 
 /**
  * CHAIN_VERIFIER, CHAIN_*, BETTING_CONTRACT_ADDRESS, USDC_ADDRESS, ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS,
- * BET_INDEXER_*, FEE_*: each validated when given; the chain is required when the RPC verifier, the fee indexer or
- * quotes are on, and null otherwise. Bets of a verified or quoted chain must be reportable (SIWE_CHAIN_IDS).
+ * BET_INDEXER_*, FEE_*, PRIZE_*: each validated when given; the chain is required when the RPC verifier, the fee
+ * indexer, quotes or the prize distributor are on, and null otherwise. Bets of a verified or quoted chain must be reportable (SIWE_CHAIN_IDS).
  */
 function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]): ChainSettings {
   const chainVerifier = str(env, "CHAIN_VERIFIER") ?? "none";
@@ -241,13 +251,28 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
   const feeRange = int(env, "FEE_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000);
   const betFrom = BigInt(int(env, "BET_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER));
   const betRange = int(env, "BET_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000);
+  const distributor = address(env, "PRIZE_DISTRIBUTOR_ADDRESS");
+  const prizeFrom = BigInt(int(env, "PRIZE_INDEXER_FROM_BLOCK", 0, 0, Number.MAX_SAFE_INTEGER));
+  const prizeRange = int(env, "PRIZE_INDEXER_BLOCK_RANGE", 2000, 1, 1_000_000);
+  const prizesOn = distributor !== null;
 
-  const off: ChainSettings = { chainVerifier, chain: null, betIndexer: null, feeIndexer: null, quotes: null };
-  if (!verifier && !indexer && !quotesOn) return off;
-  const uses = "is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or ODDS_SIGNER_PRIVATE_KEY is set";
+  const off: ChainSettings = {
+    chainVerifier,
+    chain: null,
+    betIndexer: null,
+    feeIndexer: null,
+    quotes: null,
+    prizeDistributor: null,
+  };
+  if (!verifier && !indexer && !quotesOn && !prizesOn) return off;
+  const uses =
+    "is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on, ODDS_SIGNER_PRIVATE_KEY or PRIZE_DISTRIBUTOR_ADDRESS is set";
   if (str(env, "CHAIN_ID") === undefined) fail("CHAIN_ID", uses);
-  if ((verifier || indexer) && rpcUrl === null) {
-    fail("CHAIN_RPC_URL", "is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on");
+  if ((verifier || indexer || prizesOn) && rpcUrl === null) {
+    fail(
+      "CHAIN_RPC_URL",
+      "is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or PRIZE_DISTRIBUTOR_ADDRESS is set",
+    );
   }
   if ((verifier || quotesOn) && contract === null) {
     fail("BETTING_CONTRACT_ADDRESS", "is required when CHAIN_VERIFIER=rpc or ODDS_SIGNER_PRIVATE_KEY is set");
@@ -282,6 +307,9 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
           signer: getAddress(privateKeyToAddress(signerKey as Hex)),
           ttlSeconds,
         }
+      : null,
+    prizeDistributor: distributor
+      ? { contract: distributor, fromBlock: prizeFrom, blockRange: prizeRange }
       : null,
   };
 }

@@ -1,8 +1,9 @@
-/** The ABI the service and the web app use is the one the Solidity contract compiles to (no drift between them). */
+/** The ABIs the service and the web app use are the ones the Solidity contracts compile to (no drift between them). */
 import type { Abi } from "viem";
 import { expect, it } from "vitest";
 import { compileContracts } from "../../test/chain/compile-contracts.js";
 import { bettingAbi } from "./betting-abi.js";
+import { prizeDistributorAbi } from "./prize-distributor-abi.js";
 
 interface Param {
   name?: string;
@@ -31,6 +32,11 @@ const signatures = (abi: Abi) =>
 it("is exactly the ABI contracts/SpBetting.sol compiles to", async () => {
   const { SpBetting } = await compileContracts();
   expect(signatures(bettingAbi)).toEqual(signatures(SpBetting!.abi));
+}, 60_000);
+
+it("is exactly the ABI contracts/PrizeDistributor.sol compiles to", async () => {
+  const { PrizeDistributor } = await compileContracts();
+  expect(signatures(prizeDistributorAbi)).toEqual(signatures(PrizeDistributor!.abi));
 }, 60_000);
 
 it("declares the events the service reads as docs/onchain.md documents them", () => {

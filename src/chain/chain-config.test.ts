@@ -1,6 +1,7 @@
 /**
  * The chain settings of loadConfig: CHAIN_VERIFIER, CHAIN_*, BETTING_CONTRACT_ADDRESS, USDC_ADDRESS, the odds
- * signer (ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS), the bet indexer and the fee indexer with its event.
+ * signer (ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS), the bet indexer, the fee indexer with its event and the
+ * prize distributor (PRIZE_DISTRIBUTOR_ADDRESS, PRIZE_INDEXER_*).
  */
 import { toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
@@ -146,6 +147,21 @@ describe("chain configuration", () => {
     expect(c.quotes?.signerKey).toBe(KEY);
   });
 
+  it("reads the prize distributor alone, with its indexer's start and range", () => {
+    const c = loadConfig({
+      PRIZE_DISTRIBUTOR_ADDRESS: ADDRESS,
+      CHAIN_RPC_URL: RPC.CHAIN_RPC_URL,
+      CHAIN_ID: "8453",
+      PRIZE_INDEXER_FROM_BLOCK: "42",
+    });
+    expect(c).toMatchObject({
+      chain: { chainId: 8453 },
+      betIndexer: null,
+      feeIndexer: null,
+      prizeDistributor: { contract: ADDRESS.toLowerCase(), fromBlock: 42n, blockRange: 2000 },
+    });
+  });
+
   it.each<[string, Record<string, string>, string]>([
     [
       "an unknown verifier",
@@ -155,7 +171,22 @@ describe("chain configuration", () => {
     [
       "rpc without a URL",
       { ...RPC, CHAIN_RPC_URL: "" },
-      "CHAIN_RPC_URL: is required when CHAIN_VERIFIER=rpc or FEE_INDEXER=on",
+      "CHAIN_RPC_URL: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or PRIZE_DISTRIBUTOR_ADDRESS is set",
+    ],
+    [
+      "a prize distributor without a URL",
+      { PRIZE_DISTRIBUTOR_ADDRESS: ADDRESS, CHAIN_ID: "8453" },
+      "CHAIN_RPC_URL: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or PRIZE_DISTRIBUTOR_ADDRESS is set",
+    ],
+    [
+      "a prize distributor without a chain id",
+      { PRIZE_DISTRIBUTOR_ADDRESS: ADDRESS, CHAIN_RPC_URL: RPC.CHAIN_RPC_URL },
+      "CHAIN_ID: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on, ODDS_SIGNER_PRIVATE_KEY or PRIZE_DISTRIBUTOR_ADDRESS is set",
+    ],
+    [
+      "a bad prize distributor address",
+      { PRIZE_DISTRIBUTOR_ADDRESS: "0x12", CHAIN_RPC_URL: RPC.CHAIN_RPC_URL, CHAIN_ID: "8453" },
+      'PRIZE_DISTRIBUTOR_ADDRESS: must be a 0x address (checksummed when mixed-case), got "0x12"',
     ],
     [
       "rpc without a betting contract",
@@ -175,7 +206,7 @@ describe("chain configuration", () => {
     [
       "rpc without a chain id",
       { ...RPC, CHAIN_ID: "" },
-      "CHAIN_ID: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on or ODDS_SIGNER_PRIVATE_KEY is set",
+      "CHAIN_ID: is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on, ODDS_SIGNER_PRIVATE_KEY or PRIZE_DISTRIBUTOR_ADDRESS is set",
     ],
     [
       "a websocket URL",

@@ -53,6 +53,7 @@ export function chainInfoDeps(config: Config): ChainInfoDeps {
   return {
     chain,
     quotes: config.quotes,
+    prizeDistributor: config.chain ? (config.prizeDistributor?.contract ?? null) : null,
     contractUsdc:
       chain?.rpcUrl && chain.contract
         ? contractUsdcReader(createChainClient(chain.rpcUrl), chain.contract)
@@ -65,4 +66,10 @@ export function chainInfoDeps(config: Config): ChainInfoDeps {
 export function feeProgress(config: Config, db: Db): (() => Promise<Date | null>) | null {
   const { chain, feeIndexer } = config;
   return chain && feeIndexer ? () => feesIndexedThrough(db, { chainId: chain.chainId, ...feeIndexer }) : null;
+}
+
+/** The configured prize distributor whose PrizeClaimed logs mark prizes claimed; null when none. */
+export function prizeDistributorOf(config: Config): { chainId: number; contract: string } | null {
+  const { chain, prizeDistributor } = config;
+  return chain && prizeDistributor ? { chainId: chain.chainId, contract: prizeDistributor.contract } : null;
 }

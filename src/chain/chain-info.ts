@@ -2,7 +2,8 @@
  * `GET /api/chain/info`: what a client needs to place a version-2 bet (public, no sign-in).
  *
  * Contract:
- * - `chainId`, `bettingContract`, `usdc`, `oddsSigner` are null when not configured; addresses are checksummed.
+ * - `chainId`, `bettingContract`, `usdc`, `oddsSigner`, `prizeDistributorAddress` are null when not configured;
+ *   addresses are checksummed.
  * - `usdc` is USDC_ADDRESS when set, else read once from the betting contract's `usdc()` (immutable there) and
  *   kept; while the node cannot answer it is null, asked again at most every 30 s and never waited on for more
  *   than 3 s.
@@ -19,11 +20,15 @@ export interface ChainInfo {
   quoteTtlSeconds: number;
   confirmations: number;
   finality: "finalized" | "confirmations";
+  /** The Champions prize distributor (claim prizes there), checksummed; null when not configured. */
+  prizeDistributorAddress: string | null;
 }
 
 export interface ChainInfoDeps {
   chain: ChainConfig | null;
   quotes: QuoteConfig | null;
+  /** Lower-case address of the prize distributor; null when not configured. */
+  prizeDistributor: string | null;
   /** Reads the USDC address from the contract; null when there is no node or contract to ask. */
   contractUsdc: (() => Promise<string | null>) | null;
   /** Defaults when nothing is configured: what QUOTE_TTL_SECONDS and CHAIN_CONFIRMATIONS default to. */
@@ -41,6 +46,7 @@ export async function chainInfo(deps: ChainInfoDeps): Promise<ChainInfo> {
     quoteTtlSeconds: quotes?.ttlSeconds ?? deps.defaults.quoteTtlSeconds,
     confirmations: chain?.confirmations ?? deps.defaults.confirmations,
     finality: chain?.finality ?? "finalized",
+    prizeDistributorAddress: deps.prizeDistributor ? getAddress(deps.prizeDistributor) : null,
   };
 }
 

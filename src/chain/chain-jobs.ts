@@ -1,6 +1,6 @@
 /**
  * The chain's background jobs, as configured: with CHAIN_VERIFIER=rpc, the bet indexer; with FEE_INDEXER=on, the
- * fee indexer. Each runs every CHAIN_POLL_MS on the one instance holding its leader lock (leader-lock.ts), at most
+ * fee indexer; with PRIZE_DISTRIBUTOR_ADDRESS, the prize-claim indexer. Each runs every CHAIN_POLL_MS on the one instance holding its leader lock (leader-lock.ts), at most
  * 10 block ranges per run so a long catch-up still yields to shutdown. The server starts them after listening and
  * stops them before closing the database.
  */
@@ -14,6 +14,7 @@ import { indexFees } from "./fee-indexer.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
 import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
 import type { IndexRun } from "./log-indexer.js";
+import { indexPrizeClaims } from "./prize-claim-indexer.js";
 
 export interface ChainJobsDeps {
   config: Config;
@@ -27,6 +28,8 @@ export interface ChainIndexers {
   bets: (() => Promise<IndexRun>) | null;
   /** One run of the fee indexer; null when FEE_INDEXER=off. */
   fees: (() => Promise<IndexRun>) | null;
+  /** One run of the prize-claim indexer; null without PRIZE_DISTRIBUTOR_ADDRESS. */
+  prizeClaims: (() => Promise<IndexRun>) | null;
   /** Gives up the leader locks. */
   release(): Promise<void>;
 }
@@ -73,9 +76,22 @@ export function chainIndexers(deps: ChainJobsDeps, opts: { maxRanges?: number } 
           log: deps.log,
         }
       : null;
+  const prizeDeps =
+    common && config.prizeDistributor
+      ? {
+          ...common,
+          clock,
+          contract: config.prizeDistributor.contract,
+          fromBlock: config.prizeDistributor.fromBlock,
+          blockRange: config.prizeDistributor.blockRange,
+          lock: lock(LOCK_KEYS.prizeClaimIndexer),
+          log: deps.log,
+        }
+      : null;
   return {
     bets: betDeps && (() => indexBets(betDeps, opts)),
     fees: feeDeps && (() => indexFees(feeDeps, opts)),
+    prizeClaims: prizeDeps && (() => indexPrizeClaims(prizeDeps, opts)),
     release: async () => {
       await Promise.all(locks.map((l) => l.release()));
     },
@@ -88,6 +104,9 @@ export function startChainJobs(deps: ChainJobsDeps): RunningJobs {
   const jobs: PollingJob[] = [];
   if (indexers.bets) jobs.push({ name: "bet-indexer", intervalMs: pollMs, run: indexers.bets });
   if (indexers.fees) jobs.push({ name: "fee-indexer", intervalMs: pollMs, run: indexers.fees });
+  if (indexers.prizeClaims) {
+    jobs.push({ name: "prize-claim-indexer", intervalMs: pollMs, run: indexers.prizeClaims });
+  }
   const running = startJobs(jobs, deps.log);
   return {
     async stop() {

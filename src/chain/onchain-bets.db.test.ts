@@ -228,6 +228,7 @@ describe("GET /api/chain/info", () => {
       quoteTtlSeconds: 3600,
       confirmations: 2,
       finality: "finalized",
+      prizeDistributorAddress: null,
     });
   });
 
@@ -242,6 +243,7 @@ describe("GET /api/chain/info", () => {
         quoteTtlSeconds: 60,
         confirmations: 3,
         finality: "finalized",
+        prizeDistributorAddress: null,
       });
     } finally {
       await bare.close();

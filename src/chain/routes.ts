@@ -14,8 +14,8 @@ export async function chainRoutes(instance: FastifyInstance, opts: { deps: Chain
         summary: "The chain, contracts and odds signer of USDC bets",
         tags: ["chain"],
         description:
-          "The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is " +
-          "configured); see docs/onchain.md.",
+          "The chain, betting contract, USDC token and odds signer of version-2 bets, and the Champions prize " +
+          "distributor (nulls when not configured); see docs/onchain.md.",
         response: { 200: okSchema(ChainInfoSchema) },
       },
       config: { auth: "public" },

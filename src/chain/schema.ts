@@ -12,6 +12,7 @@ export const ChainInfoSchema = Type.Object({
   oddsSigner: Address("the address that signs quotes (the contract's oddsSigner)"),
   quoteTtlSeconds: Type.Integer({ description: "how long a quote lasts (never past kickoff)" }),
   confirmations: Type.Integer({ description: "confirmations before a bet or fee counts" }),
+  prizeDistributorAddress: Address("the Champions prize distributor: claim a finalized week's prize there"),
   finality: Type.Union([Type.Literal("finalized"), Type.Literal("confirmations")], {
     description: "finalized: also waits for the node's finalized block where it serves one",
   }),

@@ -44,6 +44,7 @@ describe("parseCommandLine", () => {
       input: { txHash: "0xab", logIndex: 3, amountUsdc: "12.5", occurredAt: "2026-11-03T10:00:00Z" },
     });
     expect(parseCommandLine(["finalize", "--week", "2"])).toEqual({ command: "finalize", week: 2 });
+    expect(parseCommandLine(["prize-root", "--week", "3"])).toEqual({ command: "prize-root", week: 3 });
     expect(parseCommandLine(["import-events", "events.json"])).toEqual({
       command: "import-events",
       file: "events.json",
@@ -84,6 +85,7 @@ describe("parseCommandLine", () => {
     [["finalize", "--week", "1.5"], /--week must be a non-negative integer/],
     [["finalize", "--week", "1", "--bogus"], /finalize: Unknown option '--bogus'/],
     [["finalize", "--week", "1", "extra"], /unexpected argument "extra"/],
+    [["prize-root"], /prize-root: --week is required/],
     [["sp-transaction", "--type", "PREDICTION", "--amount", "1", "--external-id", "x"], /exactly one of/],
     [["import-events"], /expected 1 file argument, got 0/],
     [["sp-transaction", "--user-id", "1", "--amount", "-5"], /use '--amount=-XYZ'/],

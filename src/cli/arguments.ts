@@ -15,6 +15,7 @@ export type ParsedCommand =
   | { command: "sp-transaction"; input: Record<string, unknown> }
   | { command: "protocol-fee"; input: Record<string, unknown> }
   | { command: "finalize"; week: number }
+  | { command: "prize-root"; week: number }
   | { command: "import-events"; file: string }
   | { command: "seed-demo"; players: number; seed: string };
 
@@ -35,6 +36,10 @@ Commands (output is JSON on stdout; errors are one line on stderr with a non-zer
       Record one protocol fee; idempotent per (tx hash, log index).
   finalize --week N
       Finalize competition week N (weeks are finalized in order).
+  prize-root --week N
+      For finalized week N: the Merkle root of its Champions prizes, the total to fund the prize distributor
+      with (micro-USDC and USDC), and the calldata of setRoot(N, root) and of the USDC transfer to send from
+      the distributor owner's wallet (the service holds no key).
   import-events FILE.json
       Import a JSON array of {id, ...event body}; all entries are validated first, nothing is imported if any
       is invalid. Re-importing the same file changes nothing but the odds update time.
@@ -175,7 +180,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
         },
       };
     }
-    case "finalize": {
+    case "finalize":
+    case "prize-root": {
       const { values } = parse(command, args, { week: { type: "string" } });
       return { command, week: integer(command, "week", required(command, values, "week")) };
     }

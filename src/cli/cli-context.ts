@@ -2,6 +2,7 @@
  * What every CLI command runs with: the database, the configuration and a clock. `main.ts` wires the real
  * ones; tests pass a test database, a test configuration and a pinned clock.
  */
+import { prizeDistributorOf } from "../chain/chain-deps.js";
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
@@ -25,6 +26,7 @@ export function competitionDeps(ctx: CliContext): CompetitionDeps {
     clock: ctx.clock,
     season: seasonOf(ctx.config),
     incentiveMicro: ctx.config.protocolIncentiveMicro,
+    prizeDistributor: prizeDistributorOf(ctx.config),
   };
 }
 

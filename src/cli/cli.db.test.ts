@@ -16,6 +16,7 @@ import {
   eventResultCommand,
   eventUpsertCommand,
   finalizeCommand,
+  prizeRootCommand,
   protocolFeeCommand,
   spTransactionCommand,
 } from "./commands.js";
@@ -162,6 +163,23 @@ describe("admin commands and import-events", () => {
     expect(await finalizeCommand(ctx, { week: 0 })).toMatchObject({ week: 0, alreadyFinalized: false });
     expect(await finalizeCommand(ctx, { week: 0 })).toMatchObject({ week: 0, alreadyFinalized: true });
     expect((await errorOf(finalizeCommand(ctx, { week: -1 }))).code).toBe("VALIDATION_FAILED");
+  });
+
+  it("prize-root: a finalized week without winners has nothing to publish; a week not finalized is refused", async () => {
+    // Week 0 (finalized above) has no Champions ladder, hence no prizes and no root.
+    expect(await prizeRootCommand(ctx, { week: 0 })).toEqual({
+      week: 0,
+      root: null,
+      leaves: 0,
+      totalMicro: "0",
+      totalUsdc: "0.000000",
+      awaitingWallet: [],
+      distributor: null,
+      setRoot: null,
+      fund: null,
+    });
+    expect((await errorOf(prizeRootCommand(ctx, { week: 1 }))).code).toBe("WEEK_NOT_FINALIZED");
+    expect((await errorOf(prizeRootCommand(ctx, { week: -1 }))).code).toBe("VALIDATION_FAILED");
   });
 });
 

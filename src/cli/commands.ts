@@ -3,8 +3,11 @@
  * with the API's response objects as output.
  */
 
+import { encodeFunctionData, erc20Abi, getAddress } from "viem";
 import { EventResultBody, ProtocolFeeBody, SpTransactionBody } from "../admin/schema.js";
+import { prizeDistributorAbi } from "../chain/prize-distributor-abi.js";
 import { finalizeWeek } from "../competition/finalize-week.js";
+import { getPrizeTree } from "../competition/get-prize-tree.js";
 import { presentFinalize } from "../competition/presenters.js";
 import { FinalizeQuery } from "../competition/schema.js";
 import { presentEvent } from "../events/presenters.js";
@@ -15,6 +18,7 @@ import { recordProtocolFee } from "../fees/record-fee.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
+import { formatUsdc } from "../shared/money.js";
 import { type CliContext, competitionDeps, seasonOf } from "./cli-context.js";
 import { assertValid } from "./validate.js";
 
@@ -65,4 +69,50 @@ export async function protocolFeeCommand(ctx: CliContext, input: unknown) {
 export async function finalizeCommand(ctx: CliContext, input: { week: number }) {
   const { week } = assertValid(FinalizeQuery, input, "");
   return presentFinalize(await finalizeWeek(competitionDeps(ctx), { week }));
+}
+
+/**
+ * `prize-root`: what the operator needs to pay finalized week W's prizes (docs/onchain.md): the root, the total to
+ * fund the distributor with, and the calldata of `setRoot(W, root)` and of the USDC `transfer(distributor, total)`,
+ * for the operator to send from the owner's wallet. The service holds no key and sends nothing.
+ */
+export async function prizeRootCommand(ctx: CliContext, input: { week: number }) {
+  const { week } = assertValid(FinalizeQuery, input, "");
+  const { tree } = await getPrizeTree(competitionDeps(ctx), { week });
+  const contract = ctx.config.prizeDistributor?.contract ?? null;
+  const distributor = contract ? getAddress(contract) : null;
+  return {
+    week,
+    root: tree.root,
+    leaves: tree.leaves.length,
+    totalMicro: String(tree.totalMicro),
+    totalUsdc: formatUsdc(tree.totalMicro),
+    awaitingWallet: tree.awaitingWallet.map((a) => ({
+      userId: a.userId,
+      amountUsdc: formatUsdc(a.amountMicro),
+    })),
+    distributor,
+    // No leaf, no root: nothing to publish or fund.
+    setRoot: tree.root
+      ? {
+          to: distributor,
+          data: encodeFunctionData({
+            abi: prizeDistributorAbi,
+            functionName: "setRoot",
+            args: [BigInt(week), tree.root],
+          }),
+        }
+      : null,
+    fund:
+      tree.root && distributor
+        ? {
+            token: "USDC",
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: "transfer",
+              args: [distributor, tree.totalMicro],
+            }),
+          }
+        : null,
+  };
 }

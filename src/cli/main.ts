@@ -12,6 +12,7 @@ import {
   eventResultCommand,
   eventUpsertCommand,
   finalizeCommand,
+  prizeRootCommand,
   protocolFeeCommand,
   spTransactionCommand,
 } from "./commands.js";
@@ -32,6 +33,8 @@ async function dispatch(ctx: CliContext, cmd: Exclude<ParsedCommand, { command: 
       return protocolFeeCommand(ctx, cmd.input);
     case "finalize":
       return finalizeCommand(ctx, { week: cmd.week });
+    case "prize-root":
+      return prizeRootCommand(ctx, { week: cmd.week });
     case "import-events":
       return importEventsCommand(ctx, await readJsonFile(cmd.file));
     case "seed-demo": {

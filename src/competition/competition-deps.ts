@@ -14,4 +14,6 @@ export interface CompetitionDeps {
   cache?: RankCache | null;
   /** With the fee indexer on: the time up to which chain fees are recorded (null: none yet). Finalize waits on it. */
   feesIndexedThrough?: (() => Promise<Date | null>) | null;
+  /** The prize distributor whose PrizeClaimed logs say a prize is claimed; null or absent: none configured. */
+  prizeDistributor?: { chainId: number; contract: string } | null;
 }

@@ -1,6 +1,6 @@
 /**
- * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool and stores who
- * may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
+ * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool, stores their
+ * Merkle tree (prize-tree.ts) and who may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
  * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
  */
 import { AppError } from "../errors.js";
@@ -9,6 +9,8 @@ import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
+import { prizeTreeOf } from "./get-prize-tree.js";
+import { insertPrizeTree } from "./prize-tree.repository.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
 import {
@@ -115,6 +117,9 @@ async function finalizeOnce(
       nextWeekEligible: next.size,
     });
     await completeFinalization(tx, result);
+    // The week's prize list, plus earlier prizes whose winner has linked a wallet since, as a Merkle tree over the
+    // wallets as they stand now; stored once.
+    await insertPrizeTree(tx, await prizeTreeOf(tx, week, split.prizes));
     return { result, alreadyFinalized: false };
   });
 }

@@ -17,12 +17,14 @@
  *   7.000000 at 2026-11-01T23:59:59.999Z (pre-season); 1000.000000 at 2026-11-10T00:00:00.000Z (week 1);
  *   3.000000 at 2026-11-17T00:00:00.000Z and 0.000001 at 2026-11-23T23:59:59.999Z (week 2).
  */
+import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp } from "../../test/app.js";
 import {
   addFee,
   addSp,
   expectValidationFailed,
+  get,
   getData,
   NO_RATE_LIMITS,
   type Player,
@@ -303,6 +305,74 @@ describe("finalize: one season, week by week", () => {
     expect(qualification).toMatchObject({ provisional: false, total: 37, cutoffSp: 900 });
   });
 
+  /** Week 1's published prize tree. */
+  let tree1: any;
+
+  it("week 1's prize tree: one leaf per paid winner (both rank-2 winners), total 320, rebuildable by anyone", async () => {
+    tree1 = await getData(t, "/api/competition/weeks/1/prize-tree");
+    expect(tree1).toEqual({
+      week: 1,
+      root: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      leafEncoding: ["uint256", "address", "uint256"],
+      // 140 + 60 + 60 + 40 + 20: the distributed amount; the 80.000001 undistributed stays with the operator.
+      totalUsdc: "320.000000",
+      totalMicro: "320000000",
+      leaves: [
+        {
+          account: P(5).wallet,
+          amountUsdc: "140.000000",
+          amountMicro: "140000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(6).wallet,
+          amountUsdc: "60.000000",
+          amountMicro: "60000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(7).wallet,
+          amountUsdc: "60.000000",
+          amountMicro: "60000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(8).wallet,
+          amountUsdc: "40.000000",
+          amountMicro: "40000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+        {
+          account: P(9).wallet,
+          amountUsdc: "20.000000",
+          amountMicro: "20000000",
+          carriedUsdc: "0.000000",
+          claimed: false,
+        },
+      ],
+      awaitingWallet: [],
+      carried: [],
+    });
+    // A third party's rebuild from the published leaves alone.
+    const values = tree1.leaves.map((l: any) => ["1", l.account, l.amountMicro]);
+    expect(StandardMerkleTree.of(values, tree1.leafEncoding).root).toBe(tree1.root);
+    // Week 0 has no prizes: no root. Week 2 is live: 409. A malformed week: 400.
+    expect(await getData(t, "/api/competition/weeks/0/prize-tree")).toMatchObject({
+      root: null,
+      totalUsdc: "0.000000",
+      leaves: [],
+    });
+    const live = await get(t, "/api/competition/weeks/2/prize-tree");
+    expect(live.status).toBe(409);
+    expect(live.body.code).toBe("WEEK_NOT_FINALIZED");
+    expectValidationFailed(await get(t, "/api/competition/weeks/x/prize-tree"), "params.week");
+    expectValidationFailed(await get(t, "/api/competition/weeks/-1/prize-tree"), "params.week");
+  });
+
   it("week 2's eligibility is week 1's Qualification top 25 or Champions top 10 (as /me shows)", async () => {
     // Still Fri 2026-11-20 12:00 (week 2 live); sessions last 7 days.
     const who: Array<[string, Player, boolean, "qualification" | "champions" | null]> = [
@@ -339,7 +409,32 @@ describe("finalize: one season, week by week", () => {
         prizeUsdc: "60.000000",
       },
       nextWeek: { week: 2, eligible: true, via: "champions" },
+      // P6's leaf of week 1's prize tree, with its proof under the published root (checked below).
+      prizeClaim: {
+        week: 1,
+        root: tree1.root,
+        account: P(6).wallet,
+        amountUsdc: "60.000000",
+        amountMicro: "60000000",
+        proof: expect.any(Array),
+        carriedUsdc: "0.000000",
+        claimed: false,
+        awaitingWallet: false,
+        paidInWeek: null,
+      },
     });
+    const { proof } = (await getData(t, "/api/competition/me?week=1", cookies.get(P(6).wallet))).prizeClaim;
+    expect(
+      StandardMerkleTree.verify(
+        tree1.root,
+        ["uint256", "address", "uint256"],
+        ["1", P(6).wallet, "60000000"],
+        proof,
+      ),
+    ).toBe(true);
+    // Not a winner of week 1 (P16, Champions rank 12): no claim. A week not finalized: none either.
+    expect((await getData(t, "/api/competition/me?week=1", cookies.get(P(16).wallet))).prizeClaim).toBeNull();
+    expect((await getData(t, "/api/competition/me?week=2", cookies.get(P(6).wallet))).prizeClaim).toBeNull();
   });
 
   it("week 2: finalized at the first instant after it ends, from the stored week-2 eligibility", async () => {

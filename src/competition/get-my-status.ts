@@ -1,12 +1,13 @@
 /**
  * One player's standing in week W (SPEC §8 `/me`, default: the current week): Qualification rank and SP,
  * Champions eligibility, rank and prize (projected while the week is live), and eligibility for week W+1 as the
- * live ranks stand.
+ * live ranks stand; for a finalized week, the player's prize with its Merkle proof and whether it was claimed.
  */
 import { currentWeek, isChampionsEnabled } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import type { EligibleVia } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
+import { type MyPrizeClaim, myPrizeClaim } from "./get-prize-tree.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import { CUTOFFS, PAID_RANKS, withinCutoff } from "./ranking.js";
 import { Standings } from "./standings.js";
@@ -25,6 +26,8 @@ export interface MyStatus {
     prizeMicro: bigint | null;
   };
   nextWeek: { week: number; eligible: boolean; via: EligibleVia | null };
+  /** A finalized week's prize of this player with its Merkle proof; null when not finalized or nothing won. */
+  prizeClaim: MyPrizeClaim | null;
 }
 
 export async function getMyStatus(
@@ -54,6 +57,7 @@ export async function getMyStatus(
     }
   }
   const next = await standings.eligibility(week + 1);
+  const prizeClaim = finalized ? await myPrizeClaim(deps, deps.db, { week, userId }) : null;
   return {
     week,
     provisional: !finalized,
@@ -72,5 +76,6 @@ export async function getMyStatus(
       prizeMicro,
     },
     nextWeek: { week: week + 1, eligible: next.has(userId), via: next.get(userId) ?? null },
+    prizeClaim,
   };
 }

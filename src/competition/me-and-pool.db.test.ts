@@ -130,6 +130,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: "9.658487",
       },
       nextWeek: { week: 2, eligible: true, via: "qualification" }, // week-1 Qualification rank 25 ≤ 25
+      prizeClaim: null,
     });
   });
 
@@ -150,6 +151,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: "8.278703",
       },
       nextWeek: { week: 2, eligible: true, via: "champions" }, // Champions rank 2 ≤ 10
+      prizeClaim: null,
     });
   });
 
@@ -170,6 +172,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: null,
       },
       nextWeek: { week: 2, eligible: false, via: null },
+      prizeClaim: null,
     });
   });
 
@@ -191,6 +194,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: "7.820987",
       },
       nextWeek: { week: 3, eligible: true, via: "qualification" },
+      prizeClaim: null,
     });
     // A is eligible (week-1 Qualification rank 25) but has no week-2 SP: unranked on both ladders.
     expect(await me(A)).toEqual({
@@ -208,6 +212,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: null,
       },
       nextWeek: { week: 3, eligible: false, via: null },
+      prizeClaim: null,
     });
     // C: Qualification rank 2 of 2 this week, so eligible next week; not eligible this week.
     expect(await me(C)).toMatchObject({
@@ -215,6 +220,7 @@ describe("GET /api/competition/me: the three blocks", () => {
       qualification: { rank: 2, competitiveSp: 10, withinCutoff: true },
       champions: { eligible: false, eligibleVia: null, rank: null, prizeUsdc: null },
       nextWeek: { week: 3, eligible: true, via: "qualification" },
+      prizeClaim: null,
     });
     // D signed in but never played.
     expect(await me(D)).toEqual({
@@ -232,6 +238,7 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: null,
       },
       nextWeek: { week: 3, eligible: false, via: null },
+      prizeClaim: null,
     });
   });
 
@@ -251,11 +258,13 @@ describe("GET /api/competition/me: the three blocks", () => {
         prizeUsdc: null,
       },
       nextWeek: { week: 1, eligible: true, via: "qualification" },
+      prizeClaim: null,
     });
     // C: 1 + 25 players with more SP (A, B, F1..F23) = rank 26.
     expect(await me(C, "?week=0")).toMatchObject({
       qualification: { rank: 26, competitiveSp: 100, withinCutoff: false },
       nextWeek: { week: 1, eligible: false, via: null },
+      prizeClaim: null,
     });
   });
 });

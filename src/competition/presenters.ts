@@ -7,6 +7,8 @@ import type { LadderPage } from "./get-ladder-page.js";
 import type { Meta } from "./get-meta.js";
 import type { MyStatus } from "./get-my-status.js";
 import type { WeekPool } from "./get-pool-estimate.js";
+import type { MyPrizeClaim, PublishedPrizeTree } from "./get-prize-tree.js";
+import { LEAF_ENCODING } from "./prize-tree.js";
 import { PRIZE_SPLIT_PCT } from "./prizes.js";
 import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
 
@@ -71,6 +73,50 @@ export function presentMe(s: MyStatus) {
     qualification: s.qualification,
     champions: { ...champions, prizeUsdc: usdcOrNull(prizeMicro) },
     nextWeek: s.nextWeek,
+    prizeClaim: s.prizeClaim && presentPrizeClaim(s.prizeClaim),
+  };
+}
+
+function presentPrizeClaim(c: MyPrizeClaim) {
+  return {
+    week: c.week,
+    root: c.root,
+    account: c.account,
+    amountUsdc: formatUsdc(c.amountMicro),
+    amountMicro: String(c.amountMicro),
+    carriedUsdc: formatUsdc(c.carriedMicro),
+    proof: c.proof,
+    claimed: c.claimed,
+    awaitingWallet: c.awaitingWallet,
+    paidInWeek: c.paidInWeek,
+  };
+}
+
+/** A finalized week's prize tree: what anyone needs to rebuild its root and check each leaf. */
+export function presentPrizeTree({ tree, claimed, paidInWeek }: PublishedPrizeTree) {
+  return {
+    week: tree.week,
+    root: tree.root,
+    leafEncoding: [...LEAF_ENCODING],
+    totalUsdc: formatUsdc(tree.totalMicro),
+    totalMicro: String(tree.totalMicro),
+    leaves: tree.leaves.map((l) => ({
+      account: l.account,
+      amountUsdc: formatUsdc(l.amountMicro),
+      amountMicro: String(l.amountMicro),
+      carriedUsdc: formatUsdc(l.carriedMicro),
+      claimed: claimed.has(l.account.toLowerCase()),
+    })),
+    awaitingWallet: tree.awaitingWallet.map((a) => ({
+      userId: a.userId,
+      amountUsdc: formatUsdc(a.amountMicro),
+      paidInWeek: paidInWeek.get(a.userId) ?? null,
+    })),
+    carried: tree.carried.map((a) => ({
+      fromWeek: a.fromWeek,
+      userId: a.userId,
+      amountUsdc: formatUsdc(a.amountMicro),
+    })),
   };
 }
 

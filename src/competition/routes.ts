@@ -1,4 +1,7 @@
-/** HTTP edge of the competition: /api/competition/meta, leaderboard, me, prize-pool-estimate, finalize. */
+/**
+ * HTTP edge of the competition: /api/competition/meta, leaderboard, me, prize-pool-estimate, weeks/:week/prize-tree,
+ * finalize.
+ */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
@@ -11,12 +14,14 @@ import { getLadderPage } from "./get-ladder-page.js";
 import { getMeta } from "./get-meta.js";
 import { getMyStatus } from "./get-my-status.js";
 import { getPrizePoolEstimate } from "./get-pool-estimate.js";
+import { getPrizeTree } from "./get-prize-tree.js";
 import {
   presentFinalize,
   presentLeaderboard,
   presentMe,
   presentMeta,
   presentPrizePool,
+  presentPrizeTree,
 } from "./presenters.js";
 import {
   FinalizeQuery,
@@ -26,6 +31,8 @@ import {
   MeResponse,
   MetaResponse,
   PrizePoolResponse,
+  PrizeTreeResponse,
+  WeekParams,
   WeekQuery,
 } from "./schema.js";
 
@@ -102,6 +109,24 @@ export async function competitionRoutes(
       config: { auth: "public" },
     },
     async (request) => ok(presentPrizePool(await getPrizePoolEstimate(deps, { week: request.query.week }))),
+  );
+
+  app.get(
+    "/api/competition/weeks/:week/prize-tree",
+    {
+      schema: {
+        summary: "A finalized week's prize Merkle tree: root, leaves, total to fund",
+        tags,
+        description:
+          "The leaves [week, account, amountMicro] of the week's Champions prizes as an OpenZeppelin " +
+          "StandardMerkleTree (anyone can rebuild the root), the total the distributor is funded with, which leaves " +
+          "were claimed on-chain, and the winners awaiting a wallet; see docs/onchain.md.",
+        params: WeekParams,
+        response: { 200: okSchema(PrizeTreeResponse) },
+      },
+      config: { auth: "public", errors: ["WEEK_NOT_FINALIZED"] },
+    },
+    async (request) => ok(presentPrizeTree(await getPrizeTree(deps, { week: request.params.week }))),
   );
 
   app.post(

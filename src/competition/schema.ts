@@ -12,6 +12,7 @@ const Iso = Type.String({ format: "date-time" });
 const Usdc = UsdcString();
 const Via = Nullable(StringEnum(["qualification", "champions"]));
 
+export const WeekParams = Type.Object({ week: Week }, { additionalProperties: false });
 export const WeekQuery = Type.Object({ week: Type.Optional(Week) }, { additionalProperties: false });
 export const FinalizeQuery = Type.Object({ week: Week }, { additionalProperties: false });
 
@@ -75,6 +76,34 @@ export const LeaderboardResponse = Type.Object({
   ),
 });
 
+const Hex32 = Type.String({ pattern: "^0x[0-9a-f]{64}$" });
+const Checksummed = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "checksummed address" });
+const MicroUsdc = Type.String({
+  pattern: "^(0|[1-9][0-9]*)$",
+  description: "the amount in micro-USDC (uint256)",
+});
+
+const PrizeClaim = Type.Object(
+  {
+    week: Type.Integer(),
+    root: Nullable(Hex32),
+    account: Nullable(Checksummed),
+    amountUsdc: Usdc,
+    amountMicro: MicroUsdc,
+    carriedUsdc: Usdc,
+    proof: Type.Array(Hex32, { description: "the Merkle proof of (week, account, amountMicro) under root" }),
+    claimed: Type.Boolean({ description: "a PrizeClaimed log of the distributor pays this leaf" }),
+    awaitingWallet: Type.Boolean({
+      description:
+        "won without a wallet: carried into the tree of the first week finalized after one is linked",
+    }),
+    paidInWeek: Nullable(
+      Type.Integer({ description: "the later week whose tree carries this awaiting prize" }),
+    ),
+  },
+  { description: "the signed-in winner's prize of a finalized week, for PrizeDistributor.claim" },
+);
+
 export const MeResponse = Type.Object({
   week: Type.Integer(),
   label: Type.String(),
@@ -94,6 +123,35 @@ export const MeResponse = Type.Object({
     prizeUsdc: Nullable(Usdc),
   }),
   nextWeek: Type.Object({ week: Type.Integer(), eligible: Type.Boolean(), via: Via }),
+  prizeClaim: Nullable(PrizeClaim),
+});
+
+export const PrizeTreeResponse = Type.Object({
+  week: Type.Integer(),
+  root: Nullable(Hex32),
+  leafEncoding: Type.Array(Type.String(), {
+    description: 'StandardMerkleTree leaf types: ["uint256","address","uint256"]',
+  }),
+  totalUsdc: Usdc,
+  totalMicro: MicroUsdc,
+  leaves: Type.Array(
+    Type.Object({
+      account: Checksummed,
+      amountUsdc: Usdc,
+      amountMicro: MicroUsdc,
+      carriedUsdc: Usdc,
+      claimed: Type.Boolean(),
+    }),
+    {
+      description:
+        "one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of " +
+        "earlier weeks paid here (carried)",
+    },
+  ),
+  awaitingWallet: Type.Array(
+    Type.Object({ userId: Type.String(), amountUsdc: Usdc, paidInWeek: Nullable(Type.Integer()) }),
+  ),
+  carried: Type.Array(Type.Object({ fromWeek: Type.Integer(), userId: Type.String(), amountUsdc: Usdc })),
 });
 
 export const PrizePoolResponse = Type.Object({

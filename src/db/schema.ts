@@ -396,3 +396,48 @@ export const chainBlocks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.name, t.number] })],
 );
+
+/**
+ * The Merkle tree of a finalized week's Champions prizes (competition/prize-tree.ts): its root (null without a
+ * leaf), the sum of its leaves, the leaves `[{userId, account, amountMicro, carriedMicro}]`, the winners without a
+ * wallet `[{userId, amountMicro}]` and the earlier weeks' awaiting prizes it pays `[{fromWeek, userId, amountMicro}]`.
+ * Stored once, never changed.
+ */
+export const prizeTrees = pgTable("prize_trees", {
+  week: integer("week")
+    .primaryKey()
+    .references(() => competitionWeeks.week),
+  root: text("root"),
+  totalMicro: bigint("total_micro", { mode: "bigint" }).notNull(),
+  leaves: jsonb("leaves").notNull(),
+  awaitingWallet: jsonb("awaiting_wallet").notNull(),
+  carried: jsonb("carried").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * PrizeClaimed logs of the prize distributor, read from final blocks by the chain job runner; one per log.
+ * `account` lower-case; rows above a fork are deleted after a reorganisation.
+ */
+export const prizeClaims = pgTable(
+  "prize_claims",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    chainId: integer("chain_id").notNull(),
+    contract: text("contract").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    week: integer("week").notNull(),
+    account: text("account").notNull(),
+    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+    claimedAt: ts("claimed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_claims_chain_tx_log_key").on(t.chainId, t.txHash, t.logIndex),
+    index("prize_claims_week_account_idx").on(t.week, t.account),
+    index("prize_claims_block_idx").on(t.chainId, t.contract, t.blockNumber),
+  ],
+);

@@ -129,6 +129,7 @@ describe.skipIf(testEngine !== "pglite")("the OpenAPI document", () => {
     expect(securityOf("/api/admin/events/{id}", "put")).toEqual([{ admin: [] }]);
     expect(securityOf("/api/competition/finalize", "post")).toEqual([{ finalizeSecret: [] }]);
     expect(securityOf("/api/competition/leaderboard", "get")).toEqual([]);
+    expect(securityOf("/api/competition/weeks/{week}/prize-tree", "get")).toEqual([]);
   });
 
   it("has one named ErrorEnvelope whose code is an enum of the error table", () => {
@@ -141,6 +142,10 @@ describe.skipIf(testEngine !== "pglite")("the OpenAPI document", () => {
       "WEEK_NOT_ENDED",
       "PREVIOUS_WEEK_NOT_FINALIZED",
       "FEES_NOT_INDEXED",
+    ]);
+    const tree409 = doc.paths["/api/competition/weeks/{week}/prize-tree"]!.get!.responses["409"]!;
+    expect((tree409.content!["application/json"]!.schema.allOf as any)[1].properties.code.enum).toEqual([
+      "WEEK_NOT_FINALIZED",
     ]);
   });
 

@@ -29,7 +29,7 @@ export interface ChainWorld {
   indexers: ChainIndexers;
   /** A new player signed in with the next test key, which is also a funded account on the chain. */
   newPlayer(): Promise<Player>;
-  /** One run of every configured indexer (bets, then fees), until caught up. */
+  /** One run of every configured indexer (bets, fees, then prize claims), until caught up. */
   index(): Promise<void>;
   /** A quote of the service for player p (POST /api/pred2earn/quote). */
   quote(p: Player, eventId: string, market: string, outcome: string): Promise<SignedQuote>;
@@ -83,6 +83,7 @@ export async function startChainWorld(opts: {
     index: async () => {
       await indexers.bets?.();
       await indexers.fees?.();
+      await indexers.prizeClaims?.();
     },
     quote,
     bet: async (p, eventId, outcome, amount, market = "1x2") =>

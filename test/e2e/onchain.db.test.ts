@@ -4,6 +4,8 @@
  * test wallet signs and sends `approve` on TestUSDC and `placeBet(quote, signature, amount)` on SpBetting (chain
  * reads are forwarded to ganache), the page reports the transaction (`bet-placed-v2`) and shows pending →
  * confirmed; the chain holds the stake, My bets shows it as money. At 1366×900 and 390×844, axe on each view.
+ * Then a Champions prize (issue 15): Week 1's winner sees the week's Merkle root on the prize card, claims the
+ * prize from the PrizeDistributor through the wallet, and sees "Claimed" (the prize-claim indexer marks it).
  *
  * AWAITS ISSUE 10 (signed quotes): skipped until the service has the chain-info and quote routes and SpBetting
  * takes a quote. The configuration used is issue 10's (ODDS_SIGNER_PRIVATE_KEY, USDC_ADDRESS, QUOTE_TTL_SECONDS,
@@ -14,6 +16,7 @@ import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi 
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChainJobs } from "../../src/chain/chain-jobs.js";
+import { prizeDistributorAbi } from "../../src/chain/prize-distributor-abi.js";
 import { type TestApp, testKey } from "../app.js";
 import { compileContracts } from "../chain/compile-contracts.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
@@ -35,6 +38,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
     let chain: LocalChain;
     let usdc: Address;
     let betting: Address;
+    let distributor: Address;
     let t: TestApp;
     let base: string;
     let browser: Browser;
@@ -44,11 +48,14 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
     beforeAll(async () => {
       await ensureWebBuild();
       chain = await startLocalChain({ startTime: NOW });
-      const { TestUSDC, SpBetting } = await compileContracts();
+      const { TestUSDC, SpBetting, PrizeDistributor } = await compileContracts();
       const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
       const deploy = async (data: Hex) =>
         (await mined(await chain.send(0, { data, gas: 5_000_000n }))).contractAddress!;
       usdc = await deploy(encodeDeployData({ abi: TestUSDC!.abi, bytecode: TestUSDC!.bytecode }));
+      distributor = await deploy(
+        encodeDeployData({ abi: prizeDistributorAbi, bytecode: PrizeDistributor!.bytecode, args: [usdc] }),
+      );
       betting = await deploy(
         encodeDeployData({
           abi: SpBetting!.abi,
@@ -70,6 +77,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           QUOTE_TTL_SECONDS: "3600",
           CHAIN_CONFIRMATIONS: "1",
           CHAIN_POLL_MS: "500",
+          PRIZE_DISTRIBUTOR_ADDRESS: distributor,
         },
       }));
       const silent = { warn: () => {}, error: () => {}, info: () => {} };
@@ -159,6 +167,80 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
         }
       },
     );
+
+    it("pays Week 1's Champions winner through the wallet: the root on the prize card, Claim, then Claimed", async () => {
+      // Scenario: Week 1's pool is 1000 USDC of fees + 100 of incentive; player 26 leads its Champions ladder:
+      // 35 % of 1100 = 385 USDC. The owner (key 0) publishes the week's root and funds the distributor.
+      const winner = 26;
+      const tree = await apiData(t, "/api/competition/weeks/1/prize-tree");
+      const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      await mined(
+        await chain.send(0, {
+          to: distributor,
+          data: encodeFunctionData({
+            abi: prizeDistributorAbi,
+            functionName: "setRoot",
+            args: [1n, tree.root],
+          }),
+        }),
+      );
+      await mined(
+        await chain.send(0, {
+          to: usdc,
+          data: encodeFunctionData({
+            abi: usdcAbi,
+            functionName: "mint",
+            args: [distributor, BigInt(tree.totalMicro)],
+          }),
+        }),
+      );
+      const s = await openSession(browser, {
+        base,
+        name: "prize-claim",
+        viewport: DESKTOP,
+        timezoneId: "UTC",
+        consoleErrors,
+        wallets: [
+          {
+            wallet: { key: testKey(winner), chainId: 1, decline: false },
+            options: { name: "E2E Wallet", rdns: "test.e2e.wallet", rpcUrl: chain.url },
+          },
+        ],
+      });
+      try {
+        const p = s.page;
+        await p.goto(`${base}/?week=1&type=champions`);
+        await s.signInWith("E2E Wallet");
+        const card = p.locator(".prize");
+        await card.getByTestId("prize-root").waitFor();
+        expect(await card.getByTestId("prize-root").textContent()).toBe(tree.root);
+        expect(await card.getByTestId("my-prize-amount").textContent()).toBe("$385.00");
+        await s.check("prize-unclaimed");
+        await card.getByRole("button", { name: "Claim" }).click();
+        await card.getByTestId("prize-claimed").waitFor({ timeout: 60_000 });
+        const balance = await chain.client.readContract({
+          address: usdc,
+          abi: usdcAbi,
+          functionName: "balanceOf",
+          args: [chain.address(winner)],
+        });
+        expect(balance).toBe(385_000_000n);
+        // The prize-claim indexer reads the PrizeClaimed log: /me says claimed, also after a reload.
+        const cookie = (await s.context.cookies()).find((c) => c.name === "session")!;
+        await expect
+          .poll(
+            async () =>
+              (await apiData(t, "/api/competition/me?week=1", `session=${cookie.value}`)).prizeClaim.claimed,
+            { timeout: 30_000 },
+          )
+          .toBe(true);
+        await p.reload();
+        await card.getByTestId("prize-claimed").waitFor();
+        await s.check("prize-claimed");
+      } finally {
+        await s.close();
+      }
+    });
 
     it("logged no console errors", () => {
       expect(consoleErrors).toEqual([]);

@@ -53,6 +53,13 @@ export interface paths {
     /** A week's prize-pool estimate */
     get: operations["getCompetitionPrizePoolEstimate"];
   };
+  "/api/competition/weeks/{week}/prize-tree": {
+    /**
+     * A finalized week's prize Merkle tree: root, leaves, total to fund
+     * @description The leaves [week, account, amountMicro] of the week's Champions prizes as an OpenZeppelin StandardMerkleTree (anyone can rebuild the root), the total the distributor is funded with, which leaves were claimed on-chain, and the winners awaiting a wallet; see docs/onchain.md.
+     */
+    get: operations["getCompetitionWeeksByWeekPrizeTree"];
+  };
   "/api/competition/finalize": {
     /** Finalize an ended week: snapshots, prizes, next week's eligibility */
     post: operations["postCompetitionFinalize"];
@@ -149,7 +156,7 @@ export interface paths {
   "/api/chain/info": {
     /**
      * The chain, contracts and odds signer of USDC bets
-     * @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md.
+     * @description The chain, betting contract, USDC token and odds signer of version-2 bets, and the Champions prize distributor (nulls when not configured); see docs/onchain.md.
      */
     get: operations["getChainInfo"];
   };
@@ -167,7 +174,7 @@ export interface components {
       /** @enum {integer} */
       status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
       /** @enum {string} */
-      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
       /** @description Facts about the error, by code */
       details?: {
           field: string;
@@ -891,6 +898,22 @@ export interface operations {
                 eligible: boolean;
                 via: ("qualification" | "champions") | null;
               };
+              prizeClaim: ({
+                week: number;
+                root: string | null;
+                account: string | null;
+                amountUsdc: string;
+                /** @description the amount in micro-USDC (uint256) */
+                amountMicro: string;
+                carriedUsdc: string;
+                /** @description the Merkle proof of (week, account, amountMicro) under root */
+                proof: string[];
+                /** @description a PrizeClaimed log of the distributor pays this leaf */
+                claimed: boolean;
+                /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
+                awaitingWallet: boolean;
+                paidInWeek: number | null;
+              }) | null;
             };
           };
         };
@@ -978,6 +1001,101 @@ export interface operations {
             status: 400;
             /** @enum {string} */
             code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A finalized week's prize Merkle tree: root, leaves, total to fund
+   * @description The leaves [week, account, amountMicro] of the week's Champions prizes as an OpenZeppelin StandardMerkleTree (anyone can rebuild the root), the total the distributor is funded with, which leaves were claimed on-chain, and the winners awaiting a wallet; see docs/onchain.md.
+   */
+  getCompetitionWeeksByWeekPrizeTree: {
+    parameters: {
+      path: {
+        week: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              week: number;
+              root: string | null;
+              /** @description StandardMerkleTree leaf types: ["uint256","address","uint256"] */
+              leafEncoding: string[];
+              totalUsdc: string;
+              /** @description the amount in micro-USDC (uint256) */
+              totalMicro: string;
+              /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
+              leaves: {
+                  /** @description checksummed address */
+                  account: string;
+                  amountUsdc: string;
+                  /** @description the amount in micro-USDC (uint256) */
+                  amountMicro: string;
+                  carriedUsdc: string;
+                  claimed: boolean;
+                }[];
+              awaitingWallet: ({
+                  userId: string;
+                  amountUsdc: string;
+                  paidInWeek: number | null;
+                })[];
+              carried: {
+                  fromWeek: number;
+                  userId: string;
+                  amountUsdc: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: WEEK_NOT_FINALIZED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "WEEK_NOT_FINALIZED";
           };
         };
       };
@@ -3465,7 +3583,7 @@ export interface operations {
   };
   /**
    * The chain, contracts and odds signer of USDC bets
-   * @description The chain, betting contract, USDC token and odds signer of version-2 bets (nulls when no chain is configured); see docs/onchain.md.
+   * @description The chain, betting contract, USDC token and odds signer of version-2 bets, and the Champions prize distributor (nulls when not configured); see docs/onchain.md.
    */
   getChainInfo: {
     responses: {
@@ -3484,6 +3602,7 @@ export interface operations {
               quoteTtlSeconds: number;
               /** @description confirmations before a bet or fee counts */
               confirmations: number;
+              prizeDistributorAddress: string | null;
               /** @description finalized: also waits for the node's finalized block where it serves one */
               finality: "finalized" | "confirmations";
             };

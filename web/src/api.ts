@@ -31,6 +31,8 @@ export type LadderRow = Leaderboard["rows"][number];
 export type PrizePool = ApiData<"/api/competition/prize-pool-estimate", "get">;
 export type MyStatus = ApiData<"/api/competition/me", "get">;
 export type Via = MyStatus["champions"]["eligibleVia"];
+export type PrizeClaim = NonNullable<MyStatus["prizeClaim"]>;
+export type PrizeTree = ApiData<"/api/competition/weeks/{week}/prize-tree", "get">;
 
 export type User = ApiData<"/api/auth/session", "get">["user"];
 export type Providers = ApiData<"/api/auth/providers", "get">;
@@ -136,6 +138,8 @@ export const api = {
   prizePool: (week: number) =>
     request<PrizePool>("GET", `/api/competition/prize-pool-estimate?${query({ week })}`),
   me: (week: number) => request<MyStatus>("GET", `/api/competition/me?${query({ week })}`),
+  prizeTree: (week: number) =>
+    request<PrizeTree>("GET", `/api/competition/weeks/${encodeURIComponent(String(week))}/prize-tree`),
 
   providers: () => request<Providers>("GET", "/api/auth/providers"),
   nonce: () => request<{ nonce: string }>("GET", "/api/auth/nonce"),
@@ -167,6 +171,13 @@ export const api = {
   chainInfo: async (): Promise<ChainInfo | null> => {
     const info = await request<ChainInfo>("GET", "/api/chain/info");
     return info.chainId !== null && info.bettingContract !== null && info.usdc !== null ? info : null;
+  },
+  /** The chain and address of the Champions prize distributor; null when none is configured. */
+  prizeDistributor: async (): Promise<{ chainId: number; address: string } | null> => {
+    const info = await request<ChainInfo>("GET", "/api/chain/info");
+    return info.chainId !== null && info.prizeDistributorAddress !== null
+      ? { chainId: info.chainId, address: info.prizeDistributorAddress }
+      : null;
   },
   quote: (body: QuoteBody) => request<SignedQuote>("POST", "/api/pred2earn/quote", body),
   reportOnchainBet: (body: OnchainBetBody, idempotencyKey: string) =>

@@ -33,7 +33,7 @@ type Prediction = BetPlaced["prediction"];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends a transaction from the wallet; returns its hash. */
-async function send(provider: Eip1193Provider, from: string, to: string, data: Hex): Promise<Hex> {
+export async function send(provider: Eip1193Provider, from: string, to: string, data: Hex): Promise<Hex> {
   const hash = await ask<string>(provider, "eth_sendTransaction", [{ from, to, data }]);
   if (!/^0x[0-9a-fA-F]{64}$/.test(String(hash)))
     throw new WalletError("Your wallet returned no transaction hash.");
@@ -41,7 +41,7 @@ async function send(provider: Eip1193Provider, from: string, to: string, data: H
 }
 
 /** Waits for a transaction's receipt through the wallet's node; throws when it reverted or took too long. */
-async function mined(provider: Eip1193Provider, hash: Hex, what: string): Promise<void> {
+export async function mined(provider: Eip1193Provider, hash: Hex, what: string): Promise<void> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const receipt = await ask<{ status?: string } | null>(provider, "eth_getTransactionReceipt", [hash]);

@@ -11,6 +11,7 @@ import { HowItWorks } from "../components/how-it-works";
 import { Ladder, type LadderPage, type MyPlace, TYPE_LABEL } from "../components/ladder";
 import { type Lines, MyStatusCard } from "../components/my-status";
 import { PrizeCard } from "../components/prize-card";
+import { PrizePayout } from "../components/prize-payout";
 import type { Navigate } from "../components/route-link";
 import { WeekRail } from "../components/week-rail";
 import { PAGE_SIZE, type Route } from "../routes";
@@ -158,7 +159,9 @@ export function WeeklyPage(props: {
           />
         </div>
         <div class="area-prize">
-          <PrizeCard pool={pool} week={week} meta={m} />
+          <PrizeCard pool={pool} week={week} meta={m}>
+            {selected?.status === "finalized" && week > 0 && <PrizePayout week={week} me={me} />}
+          </PrizeCard>
         </div>
         <div class="area-me">
           <MyStatusCard me={me} previous={previous} lines={lines} meta={m} onNavigate={navigate} />
