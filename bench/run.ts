@@ -1,10 +1,13 @@
 /**
- * `npm run bench [-- --quick] [-- --players N]`: builds the data set on the embedded database and, when
- * DATABASE_URL is set, on PostgreSQL; starts the real service on each; measures with autocannon (a) the same
- * server's static-JSON ceiling, (b) ladder pages at offset 0 and deep, (c) /api/competition/me for random players,
- * (d) SP ingest through the admin API, (e) finalize of the big week, (f) the server's peak RSS; and checks that
- * the ranks served for 1,000 random players equal ranks computed from the ledger. Prints a table, then one
- * `BENCH {json}` line per engine.
+ * `npm run bench [-- --quick] [-- --players N] [-- --settle N] [-- --engine pglite|postgres]`: builds the data
+ * set on the embedded database and, when DATABASE_URL is set, on PostgreSQL; starts the real service on each;
+ * measures with autocannon (a) the same server's static-JSON ceiling, (b) ladder pages at offset 0 and deep,
+ * (c) /api/competition/me for sampled players, (d) SP ingest through the admin API, one row per request and in
+ * batches of 1,000, (e) settle of an event with many predictions, (g) ladder pages and /me while 500 rows/s of
+ * ingest run, (h) finalize of the big week, (f) the server's peak RSS; and checks ladder pages, the Champions
+ * ladder, /me and the finalize snapshot against a reference of its own (SQL over the ledger plus every row it
+ * wrote), live and after a restart (exit 1 on any mismatch). Prints a table, then one `BENCH {json}` line per
+ * engine. docs/performance.md describes it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
