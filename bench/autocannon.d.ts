@@ -5,13 +5,15 @@ declare module "autocannon" {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (req: Request, context: unknown) => Request;
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
     amount?: number;
+    overallRate?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

@@ -111,3 +111,51 @@ export async function ledgerWeekSp(database: Database, start: Date, end: Date): 
   )) as unknown as { rows: Array<{ user_id: string; sp: string }> };
   return new Map(res.rows.map((r) => [r.user_id, Number(r.sp)]));
 }
+
+/** The event the settle measurement settles: kickoff Wed 2026-03-11 06:00 UTC (inside the live week 10). */
+export const SETTLE_EVENT = "bench-settle";
+const SETTLE_ODDS = { home: 2150n, away: 1800n };
+
+/** Prediction g (1-based) of the settle event: its player, stake and outcome (odd g: home, the winner). */
+export function settlePrediction(g: number, players: number) {
+  return {
+    userId: 1 + ((g * 7919) % players),
+    stake: 10 + (g % 5),
+    outcome: g % 2 === 1 ? ("home" as const) : ("away" as const),
+  };
+}
+
+/**
+ * The settle event and `count` open v1 predictions on it, in bulk SQL (same formulas as `settlePrediction`).
+ * Settling it with home as the winner earns each odd prediction floor(stake × 2.15) SP.
+ */
+export async function buildSettleEvent(database: Database, count: number, players: number): Promise<void> {
+  const db = database.db;
+  await db.execute(
+    sql`insert into events (id, sport, league, home_team, away_team, kickoff_at, status, warmup, markets)
+        values (${SETTLE_EVENT}, 'football', 'Bench League', 'Home', 'Away', timestamptz '2026-03-11 06:00:00+00',
+                'scheduled', false,
+                '[{"key":"1x2","outcomes":[{"key":"home","label":"Home","oddsMilli":2150},{"key":"away","label":"Away","oddsMilli":1800}]}]'::jsonb)`,
+  );
+  await db.execute(
+    sql`insert into predictions (user_id, version, event_id, market, outcome, odds_milli, stake, status, placed_at)
+        select 1 + (g * 7919) % ${players}::int, 1, ${SETTLE_EVENT}, '1x2',
+               case when g % 2 = 1 then 'home' else 'away' end,
+               case when g % 2 = 1 then ${Number(SETTLE_ODDS.home)}::bigint else ${Number(SETTLE_ODDS.away)}::bigint end,
+               10 + g % 5, 'open', timestamptz '2026-03-10 12:00:00+00'
+        from generate_series(1, ${count}::int) g`,
+  );
+  await db.execute(sql`analyze predictions`);
+}
+
+/** SP each player earns when the settle event is settled with home winning, computed here (not by the service). */
+export function settleAwards(count: number, players: number): Map<string, number> {
+  const awards = new Map<string, number>();
+  for (let g = 1; g <= count; g++) {
+    const p = settlePrediction(g, players);
+    if (p.outcome !== "home") continue;
+    const sp = Number((BigInt(p.stake) * SETTLE_ODDS.home) / 1000n);
+    awards.set(String(p.userId), (awards.get(String(p.userId)) ?? 0) + sp);
+  }
+  return awards;
+}

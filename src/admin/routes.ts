@@ -17,12 +17,19 @@ import { presentFee } from "../fees/presenters.js";
 import { recordProtocolFee } from "../fees/record-fee.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
-import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
+import { recordSpTransaction, recordSpTransactions } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
 import { hasAdminToken } from "./admin-token.js";
-import { ClockBody, EventResultBody, ProtocolFeeBody, RaffleDrawBody, SpTransactionBody } from "./schema.js";
+import {
+  ClockBody,
+  EventResultBody,
+  ProtocolFeeBody,
+  RaffleDrawBody,
+  SpTransactionBatchBody,
+  SpTransactionBody,
+} from "./schema.js";
 
 export interface AdminDeps {
   db: Db;
@@ -89,6 +96,39 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       const { row, created } = await recordSpTransaction(deps, request.body);
       reply.code(created ? 201 : 200);
       return ok(presentSpRow(row));
+    },
+  );
+
+  app.post(
+    "/api/admin/sp-transactions/batch",
+    {
+      // 1,000 rows of at most ~450 bytes each: above the app's 64 KiB default.
+      bodyLimit: 1024 * 1024,
+      schema: {
+        summary: "Append up to 1,000 SP ledger rows in one transaction, each idempotent on its externalId",
+        description:
+          "One result per row, in request order: `created: false` with the first row for an externalId seen " +
+          "before (also earlier in the same batch). All or nothing: an invalid row (400) or an unknown user or " +
+          "event (404) rejects the whole batch and writes nothing.",
+        tags,
+        body: SpTransactionBatchBody,
+        response: {
+          200: okSchema(
+            Type.Object({
+              created: Type.Integer(),
+              results: Type.Array(Type.Object({ created: Type.Boolean(), row: SpRow })),
+            }),
+          ),
+        },
+      },
+      config: { auth: "admin", errors: ["NOT_FOUND"] },
+    },
+    async (request) => {
+      const results = await recordSpTransactions(deps, request.body.rows);
+      return ok({
+        created: results.filter((r) => r.created).length,
+        results: results.map((r) => ({ created: r.created, row: presentSpRow(r.row) })),
+      });
     },
   );
 

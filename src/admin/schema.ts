@@ -28,6 +28,12 @@ export const SpTransactionBody = Type.Object(
 );
 export type SpTransactionInput = Static<typeof SpTransactionBody>;
 
+/** A feed batch: 1..1,000 rows, each shaped like the single-row body. */
+export const SpTransactionBatchBody = Type.Object(
+  { rows: Type.Array(SpTransactionBody, { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false },
+);
+
 export const ProtocolFeeBody = Type.Object(
   {
     txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),

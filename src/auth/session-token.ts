@@ -29,12 +29,36 @@ export async function signSessionToken(
   return { token, claims: { userId, sessionId, expiresAt: new Date(exp * 1000) } };
 }
 
+/**
+ * Tokens whose signature checked out, per secret: a token's signature and claims never change, so only its
+ * expiry is checked again (as jose does: expired once `exp` ≤ now in whole seconds). Bounded: starts over when
+ * full. Invalid tokens are not remembered.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, SessionClaims>>();
+const MAX_VERIFIED = 100_000;
+
 /** Verifies signature, algorithm and expiry (against `now`); null for any invalid token. */
 export async function verifySessionToken(
   secret: Uint8Array,
   token: string,
   now: Date,
 ): Promise<SessionClaims | null> {
+  let known = verified.get(secret);
+  if (!known) {
+    known = new Map();
+    verified.set(secret, known);
+  }
+  const hit = known.get(token);
+  if (hit) return hit.expiresAt.getTime() / 1000 <= Math.floor(now.getTime() / 1000) ? null : { ...hit };
+  const claims = await verifyUncached(secret, token, now);
+  if (claims) {
+    if (known.size >= MAX_VERIFIED) known.clear();
+    known.set(token, claims);
+  }
+  return claims;
+}
+
+async function verifyUncached(secret: Uint8Array, token: string, now: Date): Promise<SessionClaims | null> {
   try {
     const { payload } = await jwtVerify(token, secret, {
       algorithms: ["HS256"],

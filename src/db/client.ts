@@ -157,3 +157,9 @@ export async function unlessUniqueViolation<T>(
     throw err;
   }
 }
+
+/** A PostgreSQL text[] parameter (one parameter, any strings; null elements stay NULL). */
+export function textArray(values: ReadonlyArray<string | null>): SQL {
+  const literal = `{${values.map((v) => (v === null ? "NULL" : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(",")}}`;
+  return sql`${literal}::text[]`;
+}

@@ -3,9 +3,9 @@
  * per-week competitive SP in week_user_sp), always in the caller's transaction so the totals never drift.
  */
 import { eq, sql } from "drizzle-orm";
-import { type Season, weekIndexAt } from "../competition/calendar.js";
-import { COMPETITIVE_SP_TYPES, isCompetitiveType, type SpType } from "../competition/competitive-sp.js";
-import { rows, type Tx } from "../db/client.js";
+import { type Season, WEEK_MS } from "../competition/calendar.js";
+import { COMPETITIVE_SP_TYPES, type SpType } from "../competition/competitive-sp.js";
+import { intArray, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
 
@@ -26,43 +26,164 @@ export interface NewSpEntry {
 
 /**
  * Appends one ledger row unless its externalId was seen before (then returns the first row, `created: false`).
- * A shared per-event lock keeps a concurrent kickoff change from moving the event between weeks mid-way.
+ * See `appendSpEntries`.
  */
 export async function appendSpEntry(
   tx: Tx,
   season: Season,
   entry: NewSpEntry,
 ): Promise<{ row: SpLedgerRow; created: boolean }> {
-  let week: number | null = null;
-  if (entry.eventId !== null) {
-    // Shared with every other ledger write of the event, exclusive with a kickoff move (moveEventSp): an
-    // advisory lock, not a row lock, because many concurrent share locks on one hot event row are slow.
-    // Taken in its own statement so the kickoff below is read after the lock is held.
-    await tx.execute(
-      sql`select pg_advisory_xact_lock_shared(${EVENT_WEEK_LOCK}, hashtext(${entry.eventId}))`,
+  const [result] = await appendSpEntries(tx, season, [entry]);
+  return result!;
+}
+
+/**
+ * Appends ledger rows set-based, each unless its externalId was seen before (then its result is the first row,
+ * `created: false`; a later entry of the same call with the same externalId gets the earlier one's row), and
+ * keeps the maintained totals (users.total_sp, week_user_sp with its rank-feed xid) in the same statement. Results
+ * are in the order given. An unknown user or event throws NOT_FOUND and writes nothing.
+ *
+ * Locks, always in this order so concurrent appends cannot deadlock: the events' shared advisory locks (sorted),
+ * the users' rows (sorted by id), the ledger's external ids (inserted sorted), the week_user_sp rows (sorted).
+ * The shared per-event lock keeps a concurrent kickoff change (moveEventSp) from moving an event between weeks
+ * mid-way; it is taken in its own statement so the kickoffs are read (by the next statement) after it is held.
+ */
+export async function appendSpEntries(
+  tx: Tx,
+  season: Season,
+  entries: NewSpEntry[],
+): Promise<Array<{ row: SpLedgerRow; created: boolean }>> {
+  if (entries.length === 0) return [];
+  const unique = new Map<string, NewSpEntry>();
+  for (const e of entries) if (!unique.has(e.externalId)) unique.set(e.externalId, e);
+  const list = [...unique.values()];
+  const eventIds = [...new Set(list.flatMap((e) => (e.eventId === null ? [] : [e.eventId])))].sort();
+  const userIds = [...new Set(list.map((e) => e.userId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Shared with every other ledger write of the event, exclusive with a kickoff move (moveEventSp): an advisory
+  // lock, not a row lock, because many concurrent share locks on one hot event row are slow. The users' rows are
+  // locked here too, in id order (the update below would lock them in plan order).
+  const [locked] = await rows<{ users: string }>(
+    tx,
+    sql`select (select count(pg_advisory_xact_lock_shared(${EVENT_WEEK_LOCK}, hashtext(e)))
+                from (select e from unnest(${textArray(eventIds)}) e order by e) s) as events,
+               (select count(*) from (select id from users where id = any(${intArray(userIds, "bigint")})
+                order by id for no key update) u)::text as users`,
+  );
+  if (Number(locked!.users) !== userIds.length) {
+    const known = new Set(
+      (
+        await rows<{ id: string }>(
+          tx,
+          sql`select id::text as id from users where id = any(${intArray(userIds, "bigint")})`,
+        )
+      ).map((r) => r.id),
     );
-    const [event] = await rows<{ kickoff_at: Date }>(
+    throw new AppError("NOT_FOUND", `User ${userIds.find((id) => !known.has(String(id)))} not found`);
+  }
+  const weekOneMs = season.weekOneStart.getTime();
+  const seasonStartMs = season.seasonStart.getTime();
+  const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
+  const found = await rows<RawLedgerRow & { events_found: string }>(
+    tx,
+    sql`with inp as (
+          select * from unnest(${intArray(
+            list.map((e) => e.userId),
+            "bigint",
+          )}, ${textArray(list.map((e) => e.type))}, ${intArray(
+            list.map((e) => e.amount),
+            "bigint",
+          )}, ${textArray(list.map((e) => e.eventId))}, ${textArray(list.map((e) => e.externalId))},
+            ${textArray(list.map((e) => (e.reversesId == null ? null : String(e.reversesId))))}::bigint[])
+            as i(user_id, type, amount, event_id, external_id, reverses_id)
+        ),
+        ev as (
+          select e.id, case
+                   when extract(epoch from e.kickoff_at) * 1000 < ${seasonStartMs} then null
+                   when extract(epoch from e.kickoff_at) * 1000 < ${weekOneMs} then 0
+                   else 1 + floor((extract(epoch from e.kickoff_at) * 1000 - ${weekOneMs}) / ${WEEK_MS})::int
+                 end as week
+          from events e where e.id = any(${textArray(eventIds)})
+        ),
+        ok as (select count(*) = ${eventIds.length} as all_found from ev),
+        ins as (
+          insert into sp_ledger (user_id, type, amount, event_id, external_id, reverses_id)
+          select user_id, type, amount, event_id, external_id, reverses_id from inp
+          where (select all_found from ok) order by external_id
+          on conflict (external_id) do nothing
+          returning *
+        ),
+        tot as (
+          update users u set total_sp = u.total_sp + s.amount
+          from (select user_id, sum(amount) as amount from ins group by user_id) s where u.id = s.user_id
+        ),
+        wsp as (
+          insert into week_user_sp (week, user_id, sp)
+          select ev.week, ins.user_id, sum(ins.amount) from ins join ev on ev.id = ins.event_id
+          where ev.week is not null and ins.type = any(${competitive}::text[])
+          group by ev.week, ins.user_id order by ev.week, ins.user_id
+          on conflict (week, user_id) do update
+            set sp = week_user_sp.sp + excluded.sp, changed_xid = pg_current_xact_id()
+        )
+        select (select count(*) from ev)::text as events_found, ${LEDGER_COLUMNS} from ins
+        union all
+        select (select count(*) from ev)::text, null, null, null, null, null, null, null, null`,
+  );
+  if (Number(found[found.length - 1]!.events_found) !== eventIds.length) {
+    const known = new Set(
+      (await rows<{ id: string }>(tx, sql`select id from events where id = any(${textArray(eventIds)})`)).map(
+        (r) => r.id,
+      ),
+    );
+    const missing = eventIds.find((id) => !known.has(id));
+    throw new AppError("NOT_FOUND", `Event ${missing} not found`);
+  }
+  const created = new Map(found.filter((r) => r.id !== null).map((r) => [r.external_id, toLedgerRow(r)]));
+  const firstRows = new Map(created);
+  const replayed = list.filter((e) => !created.has(e.externalId)).map((e) => e.externalId);
+  if (replayed.length > 0) {
+    // Rows that existed before (or were committed by a concurrent append this statement waited for).
+    const existing = await rows<RawLedgerRow>(
       tx,
-      sql`select kickoff_at from events where id = ${entry.eventId}`,
+      sql`select ${LEDGER_COLUMNS} from sp_ledger where external_id = any(${textArray(replayed)})`,
     );
-    if (!event) throw new AppError("NOT_FOUND", `Event ${entry.eventId} not found`);
-    week = weekIndexAt(season, new Date(event.kickoff_at));
+    for (const r of existing) firstRows.set(r.external_id, toLedgerRow(r));
   }
-  const [inserted] = await tx
-    .insert(spLedger)
-    .values(entry)
-    .onConflictDoNothing({ target: spLedger.externalId })
-    .returning();
-  if (!inserted) {
-    const [first] = await tx.select().from(spLedger).where(eq(spLedger.externalId, entry.externalId));
-    if (!first) throw new Error(`ledger row ${entry.externalId} vanished`);
-    return { row: first, created: false };
-  }
-  await tx.execute(sql`update users set total_sp = total_sp + ${entry.amount} where id = ${entry.userId}`);
-  if (week !== null && isCompetitiveType(entry.type)) {
-    await addWeekSp(tx, week, [{ userId: entry.userId, amount: entry.amount }]);
-  }
-  return { row: inserted, created: true };
+  const seen = new Set<string>();
+  return entries.map((e) => {
+    const row = firstRows.get(e.externalId);
+    if (!row) throw new Error(`ledger row ${e.externalId} vanished`);
+    const isNew = created.has(e.externalId) && !seen.has(e.externalId);
+    seen.add(e.externalId);
+    return { row, created: isNew };
+  });
+}
+
+const LEDGER_COLUMNS = sql.raw(
+  "id::text as id, user_id::text as user_id, type, amount::text as amount, event_id, external_id, reverses_id::text as reverses_id, created_at",
+);
+
+interface RawLedgerRow {
+  id: string;
+  user_id: string;
+  type: string;
+  amount: string;
+  event_id: string | null;
+  external_id: string;
+  reverses_id: string | null;
+  created_at: Date | string;
+}
+
+function toLedgerRow(r: RawLedgerRow): SpLedgerRow {
+  return {
+    id: BigInt(r.id),
+    userId: BigInt(r.user_id),
+    type: r.type,
+    amount: Number(r.amount),
+    eventId: r.event_id,
+    externalId: r.external_id,
+    reversesId: r.reverses_id === null ? null : BigInt(r.reverses_id),
+    createdAt: new Date(r.created_at),
+  };
 }
 
 /**

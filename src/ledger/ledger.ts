@@ -6,6 +6,7 @@
  */
 export { appendCredits, type CreditReason, creditsBalance, hasCreditEntry } from "./credits.repository.js";
 export {
+  appendSpEntries,
   appendSpEntry,
   moveEventSp,
   type NewSpEntry,

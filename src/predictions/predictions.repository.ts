@@ -1,6 +1,6 @@
 /** The only SQL over predictions, version-2 quotes and USDC claims. */
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
-import type { Queryable, Tx } from "../db/client.js";
+import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
@@ -155,20 +155,27 @@ export async function lockOpenPredictionsOfEvent(tx: Tx, eventId: string): Promi
     .for("update");
 }
 
-export async function markSettled(
-  tx: Tx,
-  id: bigint,
-  values: {
-    status: "won" | "lost" | "void";
-    payout: number | null;
-    payoutMicro: bigint | null;
-    settledAt: Date;
-  },
-): Promise<void> {
-  await tx
-    .update(predictions)
-    .set(values)
-    .where(and(eq(predictions.id, id), eq(predictions.status, "open")));
+export interface SettledValues {
+  id: bigint;
+  status: "won" | "lost" | "void";
+  payout: number | null;
+  payoutMicro: bigint | null;
+}
+
+/** Marks open predictions settled, all in one statement (one that is no longer open is left alone). */
+export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: Date): Promise<void> {
+  if (settled.length === 0) return;
+  const nullable = (v: number | bigint | null) => (v === null ? null : String(v));
+  await tx.execute(sql`
+    update predictions p
+    set status = v.status, payout = v.payout, payout_micro = v.payout_micro, settled_at = ${settledAt}
+    from unnest(${intArray(
+      settled.map((s) => s.id),
+      "bigint",
+    )}, ${textArray(settled.map((s) => s.status))}, ${textArray(settled.map((s) => nullable(s.payout)))}::bigint[],
+      ${textArray(settled.map((s) => nullable(s.payoutMicro)))}::bigint[])
+      as v(id, status, payout, payout_micro)
+    where p.id = v.id and p.status = 'open'`);
 }
 
 /** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */

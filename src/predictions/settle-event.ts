@@ -9,8 +9,13 @@ import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
-import { appendSpEntry } from "../ledger/ledger.js";
-import { lockOpenPredictionsOfEvent, markSettled, type PredictionRow } from "./predictions.repository.js";
+import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
+import {
+  lockOpenPredictionsOfEvent,
+  markSettled,
+  type PredictionRow,
+  type SettledValues,
+} from "./predictions.repository.js";
 import {
   creditsPayout,
   creditsPredictionSp,
@@ -51,7 +56,7 @@ export function toEventResult(event: EventRow, input: ResultInput): EventResult 
 }
 
 /** Settles one open prediction against a stored result and awards its SP (idempotent per prediction). */
-export async function settlePrediction(
+export function settlePrediction(
   tx: Tx,
   deps: Pick<SettleDeps, "season" | "spPerUsdc">,
   p: PredictionRow,
@@ -59,26 +64,48 @@ export async function settlePrediction(
   result: EventResult,
   now: Date,
 ): Promise<void> {
-  const status = settledStatus(p, result);
-  const v1 = p.version === 1;
-  const sp = v1
-    ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
-    : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
-  await markSettled(tx, p.id, {
-    status,
-    payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
-    payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
-    settledAt: now,
-  });
-  if (sp > 0) {
-    await appendSpEntry(tx, deps.season, {
-      userId: p.userId,
-      type: v1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION",
-      amount: sp,
-      eventId: event.id,
-      externalId: `prediction:${p.id}`,
+  return settlePredictions(tx, deps, [p], event, result, now);
+}
+
+/**
+ * Settles open predictions of one event against its stored result, set-based: the pure rules decide each
+ * one's status, payout and SP; one statement marks them all settled and one ledger append (idempotent per
+ * prediction on `prediction:<id>`) awards the SP of the won ones.
+ */
+export async function settlePredictions(
+  tx: Tx,
+  deps: Pick<SettleDeps, "season" | "spPerUsdc">,
+  open: PredictionRow[],
+  event: Pick<EventRow, "id" | "warmup">,
+  result: EventResult,
+  now: Date,
+): Promise<void> {
+  const settled: SettledValues[] = [];
+  const awards: NewSpEntry[] = [];
+  for (const p of open) {
+    const status = settledStatus(p, result);
+    const v1 = p.version === 1;
+    const sp = v1
+      ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
+      : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
+    settled.push({
+      id: p.id,
+      status,
+      payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
+      payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
     });
+    if (sp > 0) {
+      awards.push({
+        userId: p.userId,
+        type: v1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION",
+        amount: sp,
+        eventId: event.id,
+        externalId: `prediction:${p.id}`,
+      });
+    }
   }
+  await markSettled(tx, settled, now);
+  await appendSpEntries(tx, deps.season, awards);
 }
 
 export async function settleEvent(
@@ -96,7 +123,7 @@ export async function settleEvent(
     }
     const updated = await updateEvent(tx, event.id, { result, status: result.status, updatedAt: now });
     const open = await lockOpenPredictionsOfEvent(tx, event.id);
-    for (const p of open) await settlePrediction(tx, deps, p, event, result, now);
+    await settlePredictions(tx, deps, open, event, result, now);
     return { event: updated, settled: open.length, alreadySettled: false };
   });
 }

@@ -1,7 +1,7 @@
 /** The only SQL over the users table. */
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { intArray, type Queryable, rows, unlessUniqueViolation } from "../db/client.js";
+import { intArray, type Queryable, rows, textArray, unlessUniqueViolation } from "../db/client.js";
 import { users } from "../db/schema.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -143,4 +143,17 @@ export async function findDisplayInfo(
     sql`select id::text as id, display_name, wallet from users where id = any(${intArray(ids, "bigint")})`,
   );
   return new Map(found.map((r) => [r.id, { displayName: r.display_name, wallet: r.wallet }]));
+}
+
+/** Ids of the users of these (lower-case) wallets, by wallet; unknown wallets are absent. */
+export async function findUserIdsByWallets(
+  q: Queryable,
+  walletsLower: string[],
+): Promise<Map<string, bigint>> {
+  if (walletsLower.length === 0) return new Map();
+  const found = await rows<{ id: string; wallet: string }>(
+    q,
+    sql`select id::text as id, wallet from users where wallet = any(${textArray(walletsLower)})`,
+  );
+  return new Map(found.map((r) => [r.wallet, BigInt(r.id)]));
 }

@@ -10,6 +10,7 @@ export {
   findUserByOidc,
   findUserByReferralCode,
   findUserByWallet,
+  findUserIdsByWallets,
   linkOidc,
   linkWallet,
   type UserRow,

@@ -72,6 +72,13 @@ export interface paths {
     /** Append one SP ledger row (201); a replayed externalId returns the first (200) */
     post: operations["postAdminSpTransactions"];
   };
+  "/api/admin/sp-transactions/batch": {
+    /**
+     * Append up to 1,000 SP ledger rows in one transaction, each idempotent on its externalId
+     * @description One result per row, in request order: `created: false` with the first row for an externalId seen before (also earlier in the same batch). All or nothing: an invalid row (400) or an unknown user or event (404) rejects the whole batch and writes nothing.
+     */
+    post: operations["postAdminSpTransactionsBatch"];
+  };
   "/api/admin/protocol-fees": {
     /** Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200) */
     post: operations["postAdminProtocolFees"];
@@ -1489,6 +1496,141 @@ export interface operations {
               eventId: string | null;
               externalId: string;
               createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Append up to 1,000 SP ledger rows in one transaction, each idempotent on its externalId
+   * @description One result per row, in request order: `created: false` with the first row for an externalId seen before (also earlier in the same batch). All or nothing: an invalid row (400) or an unknown user or event (404) rejects the whole batch and writes nothing.
+   */
+  postAdminSpTransactionsBatch: {
+    requestBody: {
+      content: {
+        "application/json": {
+          rows: ({
+              wallet?: string;
+              userId?: string;
+              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+              amount: number;
+              eventId?: string;
+              externalId: string;
+            })[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              created: number;
+              results: ({
+                  created: boolean;
+                  row: {
+                    id: string;
+                    userId: string;
+                    /** @enum {string} */
+                    type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+                    amount: number;
+                    eventId: string | null;
+                    externalId: string;
+                    createdAt: string;
+                  };
+                })[];
             };
           };
         };

@@ -1,0 +1,243 @@
+/** POST /api/admin/sp-transactions/batch: set-based feed ingest, idempotent per row, all or nothing. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
+import { buildEventBody } from "../../test/factories.js";
+import { rows, sql } from "../db/client.js";
+
+const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2 (Tue 2026-11-17 .. Tue 2026-11-24)
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ now: NOW });
+  // Wed 2026-11-18 18:00 UTC: week 2. Thu 2026-11-26: week 3.
+  for (const [id, kickoffAt] of [
+    ["ev-b2", "2026-11-18T18:00:00Z"],
+    ["ev-b3", "2026-11-26T18:00:00Z"],
+  ] as const) {
+    const res = await call(t.app, {
+      method: "PUT",
+      url: `/api/admin/events/${id}`,
+      payload: buildEventBody({ kickoffAt }) as object,
+      headers: ADMIN,
+    });
+    expect(res.status).toBe(201);
+  }
+});
+afterAll(async () => t.close());
+
+const wallet = (i: number) => `0xBaBa${i.toString(16).padStart(36, "0")}`;
+const batch = (rowsIn: unknown[]) =>
+  call(t.app, {
+    method: "POST",
+    url: "/api/admin/sp-transactions/batch",
+    payload: { rows: rowsIn },
+    headers: ADMIN,
+  });
+
+async function q<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return rows<T>(t.database.db, query);
+}
+const totalSp = async (userId: string) =>
+  Number((await q<{ n: string }>(sql`select total_sp::text as n from users where id = ${userId}`))[0]!.n);
+const weekSp = async (week: number, userId: string) =>
+  Number(
+    (
+      await q<{ n: string }>(
+        sql`select coalesce(sum(sp), 0)::text as n from week_user_sp where week = ${week} and user_id = ${userId}`,
+      )
+    )[0]!.n,
+  );
+const ledgerCount = async (prefix: string) =>
+  Number(
+    (
+      await q<{ n: string }>(
+        sql`select count(*)::text as n from sp_ledger where external_id like ${`${prefix}%`}`,
+      )
+    )[0]!.n,
+  );
+
+async function newUser(i: number): Promise<string> {
+  const res = await batch([{ wallet: wallet(i), type: "RAFFLE", amount: 1, externalId: `seed-${i}` }]);
+  expect(res.status).toBe(200);
+  return res.body.data.results[0].row.userId;
+}
+
+describe("POST /api/admin/sp-transactions/batch", () => {
+  it("appends every row, creates unknown wallets once, answers per row in request order", async () => {
+    const users = await q<{ n: string }>(sql`select count(*)::text as n from users`);
+    const res = await batch([
+      { wallet: wallet(1), type: "REFERRAL", amount: 500, externalId: "b1-a" },
+      {
+        wallet: wallet(1).toLowerCase(),
+        type: "PREDICTION",
+        amount: 250,
+        eventId: "ev-b2",
+        externalId: "b1-b",
+      },
+      { wallet: wallet(1), type: "PREDICTION", amount: 40, eventId: "ev-b3", externalId: "b1-c" },
+      // Same externalId as the first row, other content: the first row's result, nothing written.
+      { wallet: wallet(2), type: "RAFFLE", amount: 999, externalId: "b1-a" },
+      { wallet: wallet(2), type: "ADJUSTMENT", amount: -5, externalId: "b1-d" },
+    ]);
+    expect(res.status).toBe(200);
+    const { created, results } = res.body.data;
+    expect(created).toBe(4);
+    expect(results.map((r: { created: boolean }) => r.created)).toEqual([true, true, true, false, true]);
+    expect(results.map((r: { row: { externalId: string } }) => r.row.externalId)).toEqual([
+      "b1-a",
+      "b1-b",
+      "b1-c",
+      "b1-a",
+      "b1-d",
+    ]);
+    expect(results[3].row).toEqual(results[0].row);
+    const u1 = results[0].row.userId;
+    const u2 = results[4].row.userId;
+    expect(results[1].row).toMatchObject({ userId: u1, type: "PREDICTION", amount: 250, eventId: "ev-b2" });
+    expect(u2).not.toBe(u1);
+    expect(Number((await q<{ n: string }>(sql`select count(*)::text as n from users`))[0]!.n)).toBe(
+      Number(users[0]!.n) + 2,
+    );
+    expect(await totalSp(u1)).toBe(790); // 500 + 250 + 40
+    expect(await totalSp(u2)).toBe(-5);
+    expect(await weekSp(2, u1)).toBe(250); // REFERRAL has no week; ev-b3 is week 3
+    expect(await weekSp(3, u1)).toBe(40);
+    expect(await weekSp(2, u2)).toBe(0);
+
+    // The rank cache follows (the feed saw the batch's week_user_sp rows).
+    const board = await call(t.app, { method: "GET", url: "/api/competition/leaderboard?week=2" });
+    expect(board.status).toBe(200);
+    expect(board.body.data.rows.find((r: { userId: string }) => r.userId === u1)).toMatchObject({
+      competitiveSp: 250,
+    });
+  });
+
+  it("answers a replayed batch row by row with the first rows and changes nothing", async () => {
+    const u = await newUser(10);
+    const body = [
+      { userId: u, type: "PREDICTION", amount: 70, eventId: "ev-b2", externalId: "b2-a" },
+      { userId: u, type: "PREDICTION", amount: 30, eventId: "ev-b2", externalId: "b2-b" },
+    ];
+    const first = await batch(body);
+    expect(first.body.data.created).toBe(2);
+    const board1 = await call(t.app, { method: "GET", url: "/api/competition/leaderboard?week=2" });
+    const replay = await batch([
+      body[1],
+      { userId: u, type: "RAFFLE", amount: 5000, externalId: "b2-a" }, // other content: the first row
+      { userId: u, type: "PREDICTION", amount: 1, eventId: "ev-b2", externalId: "b2-c" },
+    ]);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.created).toBe(1);
+    expect(replay.body.data.results[0]).toEqual({ created: false, row: first.body.data.results[1].row });
+    expect(replay.body.data.results[1]).toEqual({ created: false, row: first.body.data.results[0].row });
+    expect(replay.body.data.results[2].created).toBe(true);
+    expect(await totalSp(u)).toBe(1 + 70 + 30 + 1);
+    expect(await weekSp(2, u)).toBe(101);
+    const board2 = await call(t.app, { method: "GET", url: "/api/competition/leaderboard?week=2" });
+    const sp = (b: typeof board1) =>
+      b.body.data.rows.find((r: { userId: string }) => r.userId === u)?.competitiveSp;
+    expect([sp(board1), sp(board2)]).toEqual([100, 101]);
+  });
+
+  it("writes each row once for 6 concurrent copies of a 40-row batch", async () => {
+    const a = await newUser(20);
+    const b = await newUser(21);
+    const body = Array.from({ length: 40 }, (_, i) => ({
+      userId: i % 2 === 0 ? a : b,
+      type: "PREDICTION",
+      amount: 10 + i, // a: 10+12+…+48 = 580, b: 11+13+…+49 = 600
+      eventId: "ev-b2",
+      externalId: `b3-${i}`,
+    }));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => batch(body)));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(answers.reduce((n, r) => n + r.body.data.created, 0)).toBe(40);
+    const ids = answers.map((r) => r.body.data.results.map((x: { row: { id: string } }) => x.row.id).join());
+    expect(new Set(ids).size).toBe(1);
+    expect(await ledgerCount("b3-")).toBe(40);
+    expect(await totalSp(a)).toBe(1 + 580);
+    expect(await totalSp(b)).toBe(1 + 600);
+    expect(await weekSp(2, a)).toBe(580);
+    expect(await weekSp(2, b)).toBe(600);
+  });
+
+  it("does not deadlock two concurrent batches over the same users in opposite orders", async () => {
+    const ids = await Promise.all([30, 31, 32, 33].map(newUser));
+    const rowsFor = (tag: string, order: string[]) =>
+      order.map((userId, i) => ({
+        userId,
+        type: "PREDICTION",
+        amount: 5,
+        eventId: i % 2 ? "ev-b2" : "ev-b3",
+        externalId: `b4-${tag}-${userId}`,
+      }));
+    const [x, y] = await Promise.all([batch(rowsFor("x", ids)), batch(rowsFor("y", [...ids].reverse()))]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    for (const id of ids) expect(await totalSp(id)).toBe(11);
+  });
+
+  it.each([
+    ["both wallet and userId", { wallet: wallet(40), userId: "1" }, "body.rows.1.wallet"],
+    ["neither wallet nor userId", { wallet: undefined }, "body.rows.1.wallet"],
+    ["a negative non-ADJUSTMENT amount", { amount: -1 }, "body.rows.1.amount"],
+    ["an unknown property", { note: "x" }, "body.rows.1.note"],
+    ["a bad type", { type: "BONUS" }, "body.rows.1.type"],
+  ])("refuses the whole batch when a row has %s (400 naming %s)", async (_, over, field) => {
+    const before = await ledgerCount("b5-");
+    const res = await batch([
+      { wallet: wallet(41), type: "RAFFLE", amount: 1, externalId: "b5-ok" },
+      { wallet: wallet(40), type: "RAFFLE", amount: 1, externalId: "b5-bad", ...over },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: "VALIDATION_FAILED" });
+    expect(JSON.stringify(res.body)).toContain(field.replace("body.rows.1.", ""));
+    expect(await ledgerCount("b5-")).toBe(before);
+  });
+
+  it("refuses an empty batch and one over 1,000 rows (400)", async () => {
+    expect((await batch([])).status).toBe(400);
+    const big = Array.from({ length: 1001 }, (_, i) => ({
+      userId: "1",
+      type: "RAFFLE",
+      amount: 1,
+      externalId: `b6-${i}`,
+    }));
+    expect((await batch(big)).status).toBe(400);
+    expect(await ledgerCount("b6-")).toBe(0);
+  });
+
+  it("accepts 1,000 rows in one request", async () => {
+    const u = await newUser(50);
+    const res = await batch(
+      Array.from({ length: 1000 }, (_, i) => ({
+        userId: u,
+        type: "PREDICTION",
+        amount: i % 3, // 333 × (0 + 1 + 2) + 0 = 999
+        eventId: "ev-b3",
+        externalId: `b7-${"x".repeat(150)}-${i}`,
+      })),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.created).toBe(1000);
+    expect(await weekSp(3, u)).toBe(999);
+  });
+
+  it("answers 404 for an unknown event or user and writes nothing, not even the new wallet's user", async () => {
+    const users = (await q<{ n: string }>(sql`select count(*)::text as n from users`))[0]!.n;
+    const unknownEvent = await batch([
+      { wallet: wallet(60), type: "RAFFLE", amount: 1, externalId: "b8-a" },
+      { wallet: wallet(60), type: "PREDICTION", amount: 1, eventId: "no-such-event", externalId: "b8-b" },
+    ]);
+    expect(unknownEvent.status).toBe(404);
+    expect(unknownEvent.body).toMatchObject({ code: "NOT_FOUND" });
+    expect(unknownEvent.body.error).toContain("no-such-event");
+    const unknownUser = await batch([
+      { wallet: wallet(61), type: "RAFFLE", amount: 1, externalId: "b8-c" },
+      { userId: "987654321", type: "RAFFLE", amount: 1, externalId: "b8-d" },
+    ]);
+    expect(unknownUser.status).toBe(404);
+    expect(unknownUser.body.error).toContain("987654321");
+    expect(await ledgerCount("b8-")).toBe(0);
+    expect((await q<{ n: string }>(sql`select count(*)::text as n from users`))[0]!.n).toBe(users);
+  });
+});
