@@ -20,12 +20,13 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
-import { registerEnvelope } from "./http/envelope.js";
+import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { registerSession } from "./http/session.js";
+import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
@@ -54,10 +55,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: { level: config.logLevel },
     bodyLimit: 64 * 1024,
     trustProxy: false,
+    // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
+    // thousand characters reaches its route's schema and gets a 400 naming the field.
+    frameworkErrors,
+    maxParamLength: 8192,
+    return503OnClosing: false,
   });
   registerValidation(app);
 
   registerEnvelope(app);
+  registerShutdownGate(app);
   registerMetrics(app);
   await registerOpenApi(app);
 

@@ -2,7 +2,7 @@
  * The success and error envelopes. Every error, including 404s for unknown routes, validation failures, 429s and
  * unexpected 500s, answers `{success: false, error, status, code}`; a 500 never leaks a stack trace or SQL.
  */
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type TSchema, Type } from "typebox";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
 
@@ -87,6 +87,20 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: "VALIDATION_FAILED",
   FST_ERR_CTP_INVALID_JSON_BODY: "VALIDATION_FAILED",
 };
+
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route or hook runs (a malformed
+ * percent-encoding, FST_ERR_BAD_URL; a path parameter over `maxParamLength`) answer a 400 envelope.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === "FST_ERR_BAD_URL"
+      ? "The URL is not validly percent-encoded"
+      : err.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? "A path parameter is too long"
+        : "Invalid request";
+  void reply.code(400).send(errorBody("VALIDATION_FAILED", message));
+}
 
 /**
  * Installs the error and not-found handlers that give every failure the error envelope, and refuses non-JSON
