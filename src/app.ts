@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
     // thousand characters reaches its route's schema and gets a 400 naming the field.
     frameworkErrors,
-    maxParamLength: 8192,
+    routerOptions: { maxParamLength: 8192 },
     return503OnClosing: false,
   });
   registerValidation(app);

@@ -62,8 +62,12 @@ export function registerValidation(app: FastifyInstance): void {
     (httpPart === "body" ? strict : coercing).compile(schema),
   );
   app.addHook("preValidation", async (request) => {
+    // Only the parts a route reads (those its schema declares; a write's body always): others are ignored.
+    const schema = request.routeOptions.schema ?? {};
     const field =
-      findNul(request.params, "params") ?? findNul(request.query, "query") ?? findNul(request.body, "body");
+      (schema.params ? findNul(request.params, "params") : null) ??
+      (schema.querystring ? findNul(request.query, "query") : null) ??
+      (schema.body || request.body !== undefined ? findNul(request.body, "body") : null);
     if (field) {
       const message = "must not contain a NUL character";
       throw new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
