@@ -1,11 +1,11 @@
 /** Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully. */
-import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
 import { startChainJobs } from "./chain/chain-jobs.js";
 import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
+import { openRedis } from "./http/redis-client.js";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -22,10 +22,10 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : null;
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisCommandTimeoutMs) : null;
   const clock = new AdjustableClock();
   const app = await buildApp({ config, database, clock, redis });
   let chainJobs: RunningJobs | null = null;

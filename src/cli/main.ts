@@ -56,7 +56,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   try {
     const config = loadConfig();
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
     try {
       const result = await dispatch({ database, config, clock: new AdjustableClock() }, cmd);
       process.stdout.write(`${toJson(result)}\n`);

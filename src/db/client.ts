@@ -43,11 +43,27 @@ export interface OpenOptions {
   /** Folder for the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
+  /**
+   * PostgreSQL only. The most one statement may run: the server cancels it at this bound (`statement_timeout`),
+   * and the client gives up 500 ms later when the server does not answer at all (`query_timeout`: a stalled or
+   * unreachable server). Default 5000.
+   */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only. The most a query waits for a connection (opening one, or a free one of the pool). Default 5000. */
+  connectTimeoutMs?: number;
 }
+
+/** How much longer than `statement_timeout` the client waits before it gives up on a silent server. */
+const CLIENT_GRACE_MS = 500;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+  if (!opts.databaseUrl) return openPglite(opts.dataDir);
+  return openPostgres(opts.databaseUrl, {
+    poolSize: opts.poolSize ?? 10,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 5000,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 5000,
+  });
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {
@@ -94,8 +110,13 @@ function countWrites(client: PGlite): () => number {
   return () => writes;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const migrator = new pg.Client({ connectionString: url });
+async function openPostgres(
+  url: string,
+  opts: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number },
+): Promise<Database> {
+  // Migrations may wait on another instance's advisory lock and run long DDL: no statement timeout, only the
+  // connection's.
+  const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs });
   await migrator.connect();
   try {
     await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
@@ -104,7 +125,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await migrator.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
     await migrator.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // Every wait is bounded: a connection (new or from the pool) by connectionTimeoutMillis, a statement by the
+  // server's statement_timeout and, when the server is silent, by the client's query_timeout.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    statement_timeout: opts.statementTimeoutMs,
+    query_timeout: opts.statementTimeoutMs + CLIENT_GRACE_MS,
+  });
   // An idle client losing its server must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
   const db = drizzleNodePg({ client: pool, schema });

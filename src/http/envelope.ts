@@ -4,7 +4,11 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type TSchema, Type } from "typebox";
+import { isDependencyUnavailable } from "../db/unavailable.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
+
+/** Seconds a client should wait before retrying after a 503 SERVICE_UNAVAILABLE. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** Response schema of a success envelope around `data`. */
 export function okSchema<T extends TSchema>(data: T) {
@@ -120,7 +124,16 @@ export function registerEnvelope(app: FastifyInstance): void {
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.code === "SERVICE_UNAVAILABLE") reply.header("retry-after", String(RETRY_AFTER_SECONDS));
       return reply.code(err.status).send(errorBody(err.code, err.message, err.details));
+    }
+    if (isDependencyUnavailable(err)) {
+      // A database down, stalled past its timeouts, or out of connections: say so, and when to retry.
+      request.log.warn({ err }, "dependency unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", String(RETRY_AFTER_SECONDS))
+        .send(errorBody("SERVICE_UNAVAILABLE", "A dependency is unavailable; retry shortly"));
     }
     if (err.validation) {
       const details = validationDetails(err.validationContext, err.validation as ValidationIssue[]);

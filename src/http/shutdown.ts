@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { errorBody } from "./envelope.js";
 
-/** Seconds a client should wait before retrying elsewhere or here. */
+/** Seconds a client should wait before retrying, here or on another instance. */
 const RETRY_AFTER_SECONDS = 1;
 
 export function registerShutdownGate(app: FastifyInstance): void {
