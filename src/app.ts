@@ -11,6 +11,7 @@ import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
 import { chainInfoDeps, feeProgress, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
+import { cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       rafflePrizeSp: config.rafflePrizeSp,
     },
   });
+  await app.register(cliRoutes, { ctx: { database, config, clock } });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

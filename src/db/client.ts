@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -29,6 +30,8 @@ export interface Database {
    * owns an embedded database, so when it has not moved, nothing in the database has changed.
    */
   changeCount?: () => number;
+  /** Embedded in a DATA_DIR only: the lock that makes this process its one writer (data-dir-lock.ts). */
+  dataDirLock?: DataDirLock;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -66,21 +69,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   });
 }
 
+/**
+ * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding it makes
+ * this throw DataDirLockedError before anything is opened (two PGlite instances on one folder lose writes).
+ */
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  const changeCount = countWrites(client);
-  const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder });
-  return {
-    db: db as unknown as Db,
-    engine: "pglite",
-    changeCount,
-    ping: async () => {
-      await client.query("select 1");
-    },
-    close: () => client.close(),
-  };
+  const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
+  try {
+    const client = dataDir ? new PGlite(dataDir) : new PGlite();
+    const changeCount = countWrites(client);
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      engine: "pglite",
+      changeCount,
+      ...(lock ? { dataDirLock: lock } : {}),
+      ping: async () => {
+        await client.query("select 1");
+      },
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
 }
 
 /** Counts writes that completed on an embedded database (bumped after commit, so a reader never races it). */

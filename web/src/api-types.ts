@@ -77,6 +77,10 @@ export interface paths {
     /** Draw an ended day's raffle (once) */
     post: operations["postAdminRaffleDraw"];
   };
+  "/api/admin/cli": {
+    /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
+    post: operations["postAdminCli"];
+  };
   "/api/available-events": {
     /** Open events by kickoff, filtered and paged */
     get: operations["getAvailableEvents"];
@@ -223,6 +227,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The database is reachable */
@@ -252,15 +267,15 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: NOT_READY */
+      /** @description Error envelope: NOT_READY, SERVICE_UNAVAILABLE */
       503: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 503;
             /** @enum {string} */
-            code: "NOT_READY";
-          };
+            code: "NOT_READY" | "SERVICE_UNAVAILABLE";
+          });
         };
       };
     };
@@ -310,6 +325,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A single-use sign-in nonce (10 min) */
@@ -346,6 +372,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -453,6 +490,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -573,6 +621,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The signed-in user */
@@ -624,6 +683,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -708,6 +778,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The current week, its countdown and the week rail */
@@ -772,6 +853,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -849,6 +941,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -939,6 +1042,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A week's prize-pool estimate */
@@ -1000,6 +1114,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1139,6 +1264,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1320,6 +1456,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Append one SP ledger row (201); a replayed externalId returns the first (200) */
@@ -1463,6 +1610,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200) */
@@ -1585,6 +1743,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1745,6 +1914,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Draw an ended day's raffle (once) */
@@ -1864,6 +2044,154 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
+  postAdminCli: {
+    requestBody: {
+      content: {
+        "application/json": {
+          argv: string[];
+          /** @description The content of each JSON file the arguments name, by the path given */
+          files?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The command's JSON output */
+            data: unknown;
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Open events by kickoff, filtered and paged */
@@ -1941,6 +2269,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2027,6 +2366,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** An event's current odds */
@@ -2102,6 +2452,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A page of the all-time SP leaderboard */
@@ -2164,6 +2525,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2248,6 +2620,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The all-time top players */
@@ -2306,6 +2689,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2393,6 +2787,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** My referral code and referees */
@@ -2450,6 +2855,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2548,6 +2964,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Today's raffle and whether I am in it */
@@ -2588,6 +3015,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2642,6 +3080,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2750,6 +3199,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2906,6 +3366,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /**
@@ -3055,6 +3526,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -3351,6 +3833,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** My predictions, newest first, each with its event */
@@ -3461,6 +3954,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /**
@@ -3509,6 +4013,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
