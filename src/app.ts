@@ -79,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jwtKey: new TextEncoder().encode(config.jwtSecret),
     siweDomain: config.siweDomain,
     siweChainIds: config.siweChainIds,
+    appOrigins: config.appOrigins,
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
