@@ -26,6 +26,7 @@ import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import { registerSession } from "./http/session.js";
 import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerEnvelope(app);
   registerShutdownGate(app);
+  await registerSecurityHeaders(app, { production: config.env === "production" });
   registerMetrics(app);
   await registerOpenApi(app);
 
