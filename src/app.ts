@@ -17,6 +17,7 @@ import {
   quoteDeps,
 } from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
+import { cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
@@ -26,12 +27,14 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
-import { registerEnvelope } from "./http/envelope.js";
+import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import { registerSession } from "./http/session.js";
+import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
@@ -60,10 +63,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: { level: config.logLevel },
     bodyLimit: 64 * 1024,
     trustProxy: false,
+    // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
+    // thousand characters reaches its route's schema and gets a 400 naming the field.
+    frameworkErrors,
+    routerOptions: { maxParamLength: 8192 },
+    return503OnClosing: false,
   });
   registerValidation(app);
 
   registerEnvelope(app);
+  registerShutdownGate(app);
+  await registerSecurityHeaders(app, { production: config.env === "production" });
   registerMetrics(app);
   await registerOpenApi(app);
 
@@ -77,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jwtKey: new TextEncoder().encode(config.jwtSecret),
     siweDomain: config.siweDomain,
     siweChainIds: config.siweChainIds,
+    appOrigins: config.appOrigins,
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
@@ -108,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       rafflePrizeSp: config.rafflePrizeSp,
     },
   });
+  await app.register(cliRoutes, { ctx: { database, config, clock } });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

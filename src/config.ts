@@ -19,7 +19,13 @@ export interface Config {
   dataDir: string;
   /** Connections in the PostgreSQL pool of one instance. */
   databasePoolSize: number;
+  /** PostgreSQL: the most one statement may run (the client gives up 500 ms later on a silent server). */
+  databaseStatementTimeoutMs: number;
+  /** PostgreSQL: the most a query waits for a connection. */
+  databaseConnectTimeoutMs: number;
   redisUrl: string | null;
+  /** Redis: the most one command (a rate-limit check) waits; past it, rate limits fail open. */
+  redisCommandTimeoutMs: number;
   seasonStart: Date;
   weekOneStart: Date;
   finalizeSecret: string;
@@ -402,7 +408,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: str(env, "DATA_DIR") ?? "./data",
     databasePoolSize: int(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
+    databaseStatementTimeoutMs: int(env, "DB_STATEMENT_TIMEOUT_MS", 5000, 100, 600_000),
+    databaseConnectTimeoutMs: int(env, "DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),
     redisUrl,
+    redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 1000, 50, 60_000),
     seasonStart,
     weekOneStart,
     finalizeSecret,

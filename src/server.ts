@@ -1,11 +1,12 @@
 /** Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully. */
-import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
 import { startChainJobs } from "./chain/chain-jobs.js";
 import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/client.js";
+import { DataDirLockedError } from "./db/data-dir-lock.js";
+import { openRedis } from "./http/redis-client.js";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -18,14 +19,23 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.databasePoolSize,
-  });
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : null;
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(`Cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisCommandTimeoutMs) : null;
   const clock = new AdjustableClock();
   const app = await buildApp({ config, database, clock, redis });
   let chainJobs: RunningJobs | null = null;
@@ -44,7 +54,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  // A CLI run beside this server on the same DATA_DIR sends its writes here (cli/remote.ts).
+  database.dataDirLock?.advertise(address.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, "//127.0.0.1"));
   chainJobs = startChainJobs({ config, database, clock, log: app.log });
   app.log.info(`database: ${database.engine}${database.engine === "pglite" ? ` in ${config.dataDir}` : ""}`);
 }

@@ -39,6 +39,8 @@ export interface AuthDeps {
   jwtKey: Uint8Array;
   siweDomain: string;
   siweChainIds: number[];
+  /** APP_ORIGINS: a message's `uri` must be one of them (or an origin on SIWE_DOMAIN). */
+  appOrigins: string[];
   welcomeCredits: number;
   /** Verifies OIDC ID tokens; null when identity login is not configured. */
   oidc: OidcVerifier | null;
@@ -53,6 +55,17 @@ export async function issueNonce(deps: AuthDeps): Promise<{ nonce: string; expir
   const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
   await insertNonce(deps.db, nonce, expiresAt, now);
   return { nonce, expiresAt };
+}
+
+/** How far in the future a message's issuedAt may lie (clock skew between wallet and server). */
+export const ISSUED_AT_SKEW_MS = 60_000;
+
+function originOf(uri: string): string | null {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return null;
+  }
 }
 
 const unauthenticated = (why: string) => new AppError("UNAUTHENTICATED", `Sign-in refused: ${why}`);
@@ -83,6 +96,13 @@ export async function signInWithWallet(
   if (parsed.domain !== deps.siweDomain) throw unauthenticated(`domain must be ${deps.siweDomain}`);
   if (!deps.siweChainIds.includes(parsed.chainId))
     throw unauthenticated(`chain id ${parsed.chainId} is not accepted`);
+  const origin = originOf(parsed.uri);
+  if (!origin || !(deps.appOrigins.includes(origin) || new URL(origin).host === deps.siweDomain)) {
+    throw unauthenticated(`uri ${parsed.uri} is not an origin of this service`);
+  }
+  if (parsed.issuedAt && parsed.issuedAt.getTime() > now.getTime() + ISSUED_AT_SKEW_MS) {
+    throw unauthenticated("message issued in the future");
+  }
   if (!validateSiweMessage({ message: parsed, domain: deps.siweDomain, time: now })) {
     throw unauthenticated("message expired or not yet valid");
   }

@@ -1,5 +1,6 @@
 /** What the CLI writes: results as JSON on stdout, failures as one line `CODE: message` on stderr. */
 import { ConfigError } from "../config.js";
+import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { AppError } from "../errors.js";
 import { UsageError } from "./arguments.js";
 
@@ -13,6 +14,7 @@ export function errorLine(err: unknown): string {
   const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim();
   if (err instanceof AppError) return `${err.code}: ${oneLine(err.message)}`;
   if (err instanceof ConfigError) return `CONFIG_INVALID: ${oneLine(err.message)}`;
+  if (err instanceof DataDirLockedError) return `DATA_DIR_LOCKED: ${oneLine(err.message)}`;
   if (err instanceof UsageError) return `USAGE: ${oneLine(err.message)} (see "npm run cli -- help")`;
   const message = err instanceof Error ? err.message || err.name : String(err);
   return `INTERNAL: ${oneLine(message)}`;

@@ -166,7 +166,7 @@ export async function insertSnapshotRows(
         select ${week}, ${ladder}, t.position, t.user_id, t.sp, t.rank, t.within_cutoff, t.prize
         from unnest(${column((e) => e.position, "int")}, ${column((e) => e.userId, "bigint")},
                     ${column((e) => e.sp, "bigint")}, ${column((e) => e.rank, "int")},
-                    ${within}::boolean[], ${prizes}::bigint[])
+                    ${within}::boolean[], ${prizes}::numeric[])
              as t(position, user_id, sp, rank, within_cutoff, prize)`,
   );
 }

@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -29,6 +30,8 @@ export interface Database {
    * owns an embedded database, so when it has not moved, nothing in the database has changed.
    */
   changeCount?: () => number;
+  /** Embedded in a DATA_DIR only: the lock that makes this process its one writer (data-dir-lock.ts). */
+  dataDirLock?: DataDirLock;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -43,28 +46,61 @@ export interface OpenOptions {
   /** Folder for the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
+  /**
+   * PostgreSQL only. The most one statement may run: the server cancels it at this bound (`statement_timeout`),
+   * and the client gives up 500 ms later when the server does not answer at all (`query_timeout`: a stalled or
+   * unreachable server). Default 5000.
+   */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only. The most a query waits for a connection (opening one, or a free one of the pool). Default 5000. */
+  connectTimeoutMs?: number;
 }
+
+/** How much longer than `statement_timeout` the client waits before it gives up on a silent server. */
+const CLIENT_GRACE_MS = 500;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+  if (!opts.databaseUrl) return openPglite(opts.dataDir);
+  return openPostgres(opts.databaseUrl, {
+    poolSize: opts.poolSize ?? 10,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 5000,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 5000,
+  });
 }
 
+/**
+ * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding it makes
+ * this throw DataDirLockedError before anything is opened (two PGlite instances on one folder lose writes).
+ */
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  const changeCount = countWrites(client);
-  const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder });
-  return {
-    db: db as unknown as Db,
-    engine: "pglite",
-    changeCount,
-    ping: async () => {
-      await client.query("select 1");
-    },
-    close: () => client.close(),
-  };
+  const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
+  try {
+    const client = dataDir ? new PGlite(dataDir) : new PGlite();
+    const changeCount = countWrites(client);
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      engine: "pglite",
+      changeCount,
+      ...(lock ? { dataDirLock: lock } : {}),
+      ping: async () => {
+        await client.query("select 1");
+      },
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
 }
 
 /** Counts writes that completed on an embedded database (bumped after commit, so a reader never races it). */
@@ -94,8 +130,13 @@ function countWrites(client: PGlite): () => number {
   return () => writes;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const migrator = new pg.Client({ connectionString: url });
+async function openPostgres(
+  url: string,
+  opts: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number },
+): Promise<Database> {
+  // Migrations may wait on another instance's advisory lock and run long DDL: no statement timeout, only the
+  // connection's.
+  const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs });
   await migrator.connect();
   try {
     await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
@@ -104,7 +145,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await migrator.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
     await migrator.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // Every wait is bounded: a connection (new or from the pool) by connectionTimeoutMillis, a statement by the
+  // server's statement_timeout and, when the server is silent, by the client's query_timeout.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    statement_timeout: opts.statementTimeoutMs,
+    query_timeout: opts.statementTimeoutMs + CLIENT_GRACE_MS,
+  });
   // An idle client losing its server must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
   const db = drizzleNodePg({ client: pool, schema });

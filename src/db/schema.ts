@@ -12,6 +12,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -140,7 +141,8 @@ export const weekUserSp = pgTable(
 export const competitionWeeks = pgTable("competition_weeks", {
   week: integer("week").primaryKey(),
   finalizedAt: ts("finalized_at").notNull(),
-  poolMicro: bigint("pool_micro", { mode: "bigint" }).notNull(),
+  /** numeric: a sum of fees, unbounded by 64 bits (migration 0008). */
+  poolMicro: numeric("pool_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
   result: jsonb("result").notNull(),
 });
 
@@ -157,7 +159,7 @@ export const competitionLeaderboardSnapshots = pgTable(
     competitiveSp: bigint("competitive_sp", { mode: "number" }).notNull(),
     rank: integer("rank").notNull(),
     withinCutoff: boolean("within_cutoff").notNull(),
-    prizeMicro: bigint("prize_micro", { mode: "bigint" }),
+    prizeMicro: numeric("prize_micro", { precision: 78, scale: 0, mode: "bigint" }),
   },
   (t) => [
     primaryKey({ columns: [t.week, t.ladder, t.position] }),
@@ -194,7 +196,7 @@ export const protocolFees = pgTable(
     id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
     txHash: text("tx_hash").notNull(),
     logIndex: integer("log_index").notNull(),
-    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+    amountMicro: numeric("amount_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
     occurredAt: ts("occurred_at").notNull(),
     chainId: integer("chain_id"),
     /** Lower-case address of the contract that emitted the fee event. */
@@ -408,7 +410,7 @@ export const prizeTrees = pgTable("prize_trees", {
     .primaryKey()
     .references(() => competitionWeeks.week),
   root: text("root"),
-  totalMicro: bigint("total_micro", { mode: "bigint" }).notNull(),
+  totalMicro: numeric("total_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
   leaves: jsonb("leaves").notNull(),
   awaitingWallet: jsonb("awaiting_wallet").notNull(),
   carried: jsonb("carried").notNull(),

@@ -2,9 +2,13 @@
  * The success and error envelopes. Every error, including 404s for unknown routes, validation failures, 429s and
  * unexpected 500s, answers `{success: false, error, status, code}`; a 500 never leaks a stack trace or SQL.
  */
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type TSchema, Type } from "typebox";
+import { isDependencyUnavailable } from "../db/unavailable.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
+
+/** Seconds a client should wait before retrying after a 503 SERVICE_UNAVAILABLE. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** Response schema of a success envelope around `data`. */
 export function okSchema<T extends TSchema>(data: T) {
@@ -89,6 +93,20 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 /**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route or hook runs (a malformed
+ * percent-encoding, FST_ERR_BAD_URL; a path parameter over `maxParamLength`) answer a 400 envelope.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === "FST_ERR_BAD_URL"
+      ? "The URL is not validly percent-encoded"
+      : err.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? "A path parameter is too long"
+        : "Invalid request";
+  void reply.code(400).send(errorBody("VALIDATION_FAILED", message));
+}
+
+/**
  * Installs the error and not-found handlers that give every failure the error envelope, and refuses non-JSON
  * request bodies (415).
  */
@@ -106,7 +124,16 @@ export function registerEnvelope(app: FastifyInstance): void {
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.code === "SERVICE_UNAVAILABLE") reply.header("retry-after", String(RETRY_AFTER_SECONDS));
       return reply.code(err.status).send(errorBody(err.code, err.message, err.details));
+    }
+    if (isDependencyUnavailable(err)) {
+      // A database down, stalled past its timeouts, or out of connections: say so, and when to retry.
+      request.log.warn({ err }, "dependency unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", String(RETRY_AFTER_SECONDS))
+        .send(errorBody("SERVICE_UNAVAILABLE", "A dependency is unavailable; retry shortly"));
     }
     if (err.validation) {
       const details = validationDetails(err.validationContext, err.validation as ValidationIssue[]);

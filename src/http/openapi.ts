@@ -66,6 +66,8 @@ export function routeErrors(route: {
   }
   // Every /api route is rate limited (http/rate-limit.ts).
   if (route.url.startsWith("/api/")) codes.add("RATE_LIMITED");
+  // Any route answers 503 while the server shuts down (http/shutdown.ts) or a dependency is down or stalled.
+  codes.add("SERVICE_UNAVAILABLE");
   codes.add("INTERNAL");
   return [...codes];
 }

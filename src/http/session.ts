@@ -40,6 +40,10 @@ export async function registerSession(
     if (origin !== undefined && !opts.appOrigins.includes(origin)) {
       throw new AppError("FORBIDDEN", `Origin ${origin} may not send cookie-authenticated writes`);
     }
+    // A browser that sends no Origin still says where the request comes from (Fetch Metadata).
+    if (origin === undefined && request.headers["sec-fetch-site"] === "cross-site") {
+      throw new AppError("FORBIDDEN", "Cross-site cookie-authenticated writes are refused");
+    }
   });
 }
 

@@ -25,6 +25,20 @@ export const MAX_STAKE_MICRO = 10n ** 12n;
 /** The most SP one bet may earn: far below 2^53, so a player's totals stay exact over thousands of bets. */
 export const MAX_BET_SP = 10 ** 12;
 
+/**
+ * Why a v2 stake at these odds cannot count, or null: it must be in (0, MAX_STAKE_MICRO] and a win must earn at
+ * most MAX_BET_SP (so its payout, at most 10^12 × 10^6 micro-USDC, and its SP always fit storage).
+ */
+export function stakeProblem(stakeMicro: bigint, oddsMilli: bigint, spPerUsdc: number): string | null {
+  if (stakeMicro <= 0n || stakeMicro > MAX_STAKE_MICRO) {
+    return `stake ${formatUsdc(stakeMicro)} USDC is outside the 0.000001 to 1000000 USDC a bet counts with`;
+  }
+  if (usdcPredictionSp(stakeMicro, oddsMilli, spPerUsdc, "won") > MAX_BET_SP) {
+    return `a win would earn more than the ${MAX_BET_SP} SP one bet may earn`;
+  }
+  return null;
+}
+
 export type Verdict = { status: "open" } | { status: "rejected"; reason: string };
 
 /** The quote's expiry in unix seconds: now + ttl, but at the latest the last whole second before kickoff. */
@@ -88,15 +102,8 @@ export function judgeChainBet(input: {
   if (!market?.outcomes.some((o) => o.key === quote.outcome)) {
     return reject(`the event no longer has outcome ${quote.outcome} in market ${quote.market}`);
   }
-  if (log.amount <= 0n || log.amount > MAX_STAKE_MICRO) {
-    return reject(
-      `stake ${formatUsdc(log.amount)} USDC is outside the 0.000001 to 1000000 USDC a bet counts with`,
-    );
-  }
-  if (usdcPredictionSp(log.amount, log.odds, input.spPerUsdc, "won") > MAX_BET_SP) {
-    return reject(`a win would earn more than the ${MAX_BET_SP} SP one bet may earn`);
-  }
-  return { status: "open" };
+  const problem = stakeProblem(log.amount, log.odds, input.spPerUsdc);
+  return problem ? reject(problem) : { status: "open" };
 }
 
 export interface ReportedBet {

@@ -21,7 +21,7 @@ import { parseOddsMilli, parseUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import type { ChainBetReader, ChainVerifier, TxBets } from "./chain-verifier.js";
-import { matchReport } from "./onchain-bet-rules.js";
+import { matchReport, stakeProblem } from "./onchain-bet-rules.js";
 import {
   findByIdempotencyKey,
   findPrediction,
@@ -92,6 +92,8 @@ export async function reportOnchainBet(deps: OnchainBetDeps, input: OnchainBetIn
   } catch {
     throw field("odds", "must be decimal odds above 1 with at most 3 decimals");
   }
+  const tooBig = stakeProblem(stakeMicro, oddsMilli, deps.spPerUsdc);
+  if (tooBig) throw field("stakeUsdc", tooBig);
   const txHash = input.txHash.toLowerCase();
   if (deps.chain) {
     return reportChainBet(deps, deps.chain, {

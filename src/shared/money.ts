@@ -4,7 +4,8 @@
  * Contract:
  * - USDC amounts are bigint micro-USDC (10^-6) in arithmetic and storage, and decimal strings with exactly
  *   6 decimals in JSON ("1234.500000"). Parsing is strict: `USDC_PATTERN`, no sign, no exponent, no spaces,
- *   at most 15 integer digits and 6 decimals.
+ *   at most 12 integer digits and 6 decimals, so a parsed amount is at most 10^18 − 1 micro-USDC and always fits
+ *   a 64-bit column (sums of amounts are stored as `numeric`).
  * - Odds are decimal odds with at most 3 decimals, ≥ 1.001, held as bigint thousandths ("2.15" → 2150n).
  *   They are parsed from their decimal text only, never through float arithmetic.
  * - `mulOddsFloor` is the one place a stake meets odds: floor(amount × oddsMilli / 1000), exact.
@@ -17,7 +18,7 @@ const MILLI_PER_UNIT = 1000n;
 const MIN_ODDS_MILLI = 1001n;
 
 /** Regex source for a USDC amount string, for JSON schemas. */
-export const USDC_PATTERN = "^\\d{1,15}(\\.\\d{1,6})?$";
+export const USDC_PATTERN = "^\\d{1,12}(\\.\\d{1,6})?$";
 /** Regex source for decimal odds text (range ≥ 1.001 is checked separately), for JSON schemas. */
 export const ODDS_PATTERN = "^\\d{1,6}(\\.\\d{1,3})?$";
 

@@ -91,6 +91,10 @@ export interface paths {
     /** Draw an ended day's raffle (once) */
     post: operations["postAdminRaffleDraw"];
   };
+  "/api/admin/cli": {
+    /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
+    post: operations["postAdminCli"];
+  };
   "/api/available-events": {
     /** Open events by kickoff, filtered and paged */
     get: operations["getAvailableEvents"];
@@ -237,6 +241,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The database is reachable */
@@ -266,15 +281,15 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: NOT_READY */
+      /** @description Error envelope: NOT_READY, SERVICE_UNAVAILABLE */
       503: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 503;
             /** @enum {string} */
-            code: "NOT_READY";
-          };
+            code: "NOT_READY" | "SERVICE_UNAVAILABLE";
+          });
         };
       };
     };
@@ -324,6 +339,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A single-use sign-in nonce (10 min) */
@@ -360,6 +386,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -467,6 +504,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -587,6 +635,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The signed-in user */
@@ -638,6 +697,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -722,6 +792,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The current week, its countdown and the week rail */
@@ -786,6 +867,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -863,6 +955,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -969,6 +1072,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A week's prize-pool estimate */
@@ -1030,6 +1144,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1267,6 +1392,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Create (201) or update an event and its odds */
@@ -1445,6 +1581,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Append one SP ledger row (201); a replayed externalId returns the first (200) */
@@ -1585,6 +1732,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1848,6 +2006,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Settle an event: its result settles every open prediction once */
@@ -2005,6 +2174,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Draw an ended day's raffle (once) */
@@ -2124,6 +2304,154 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
+  postAdminCli: {
+    requestBody: {
+      content: {
+        "application/json": {
+          argv: string[];
+          /** @description The content of each JSON file the arguments name, by the path given */
+          files?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The command's JSON output */
+            data: unknown;
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED";
+          });
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Open events by kickoff, filtered and paged */
@@ -2201,6 +2529,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2287,6 +2626,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** An event's current odds */
@@ -2362,6 +2712,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** A page of the all-time SP leaderboard */
@@ -2424,6 +2785,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2508,6 +2880,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** The all-time top players */
@@ -2566,6 +2949,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2653,6 +3047,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** My referral code and referees */
@@ -2710,6 +3115,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2808,6 +3224,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Today's raffle and whether I am in it */
@@ -2848,6 +3275,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -2902,6 +3340,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -3010,6 +3459,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -3166,6 +3626,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /**
@@ -3315,6 +3786,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -3611,6 +4093,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** My predictions, newest first, each with its event */
@@ -3721,6 +4214,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /**
@@ -3770,6 +4274,17 @@ export interface operations {
             status: 500;
             /** @enum {string} */
             code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
           };
         };
       };

@@ -1,10 +1,11 @@
 -- Champions prizes paid by a Merkle distributor (issue 15). prize_trees: the Merkle tree of a finalized week's
 -- prizes, stored in finalize's transaction (or, for a week finalized before this migration, on its first read) and
 -- never changed. prize_claims: PrizeClaimed logs of the distributor contract, read by the chain job runner.
+-- Amounts are numeric like the pool they share (migration 0008): a week's total can pass 64 bits.
 CREATE TABLE "prize_trees" (
 	"week" integer PRIMARY KEY NOT NULL,
 	"root" text,
-	"total_micro" bigint NOT NULL,
+	"total_micro" numeric(78, 0) NOT NULL,
 	"leaves" jsonb NOT NULL,
 	"awaiting_wallet" jsonb NOT NULL,
 	"carried" jsonb NOT NULL,
@@ -22,7 +23,7 @@ CREATE TABLE "prize_claims" (
 	"block_hash" text NOT NULL,
 	"week" integer NOT NULL,
 	"account" text NOT NULL,
-	"amount_micro" bigint NOT NULL,
+	"amount_micro" numeric(78, 0) NOT NULL,
 	"claimed_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -1,0 +1,77 @@
+/**
+ * POST /api/admin/cli: runs one CLI command (its arguments, and the JSON files they name) in this server, on its
+ * database. The CLI sends its commands here when the embedded DATA_DIR is held by a running server (one writer per
+ * DATA_DIR), so `npm run cli -- …` in a second terminal writes where the server reads. Admin bearer token only.
+ */
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import { hasAdminToken } from "../admin/admin-token.js";
+import { AppError } from "../errors.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { parseCommandLine, UsageError } from "./arguments.js";
+import type { CliContext } from "./cli-context.js";
+import { toJson } from "./output.js";
+import { runCommand } from "./run-command.js";
+
+export const CliBody = Type.Object(
+  {
+    argv: Type.Array(Type.String({ maxLength: 1000 }), { minItems: 1, maxItems: 64 }),
+    files: Type.Optional(
+      Type.Record(Type.String({ maxLength: 1000 }), Type.Unknown(), {
+        description: "The content of each JSON file the arguments name, by the path given",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook("onRequest", async (request) => {
+    if (!hasAdminToken(request.headers.authorization, opts.ctx.config.adminToken)) {
+      throw new AppError("UNAUTHENTICATED", "Missing or wrong admin bearer token");
+    }
+  });
+  app.post(
+    "/api/admin/cli",
+    {
+      // A whole import-events file may ride along.
+      bodyLimit: 16 * 1024 * 1024,
+      schema: {
+        summary: "Run one CLI command in this server (what `npm run cli` sends beside a running server)",
+        tags: ["admin"],
+        body: CliBody,
+        response: { 200: okSchema(Type.Unknown({ description: "The command's JSON output" })) },
+      },
+      config: {
+        auth: "admin",
+        errors: [
+          "NOT_FOUND",
+          "CONFLICT",
+          "WEEK_NOT_ENDED",
+          "PREVIOUS_WEEK_NOT_FINALIZED",
+          "FEES_NOT_INDEXED",
+          "WEEK_NOT_FINALIZED",
+        ],
+      },
+    },
+    async (request) => {
+      let cmd: ReturnType<typeof parseCommandLine>;
+      try {
+        cmd = parseCommandLine(request.body.argv);
+      } catch (err) {
+        if (err instanceof UsageError) throw new AppError("VALIDATION_FAILED", err.message);
+        throw err;
+      }
+      if (cmd.command === "help") throw new AppError("VALIDATION_FAILED", "help runs in the CLI only");
+      const files = request.body.files ?? {};
+      const result = await runCommand(opts.ctx, cmd, async (path) => {
+        if (!Object.hasOwn(files, path)) throw new AppError("VALIDATION_FAILED", `File ${path} was not sent`);
+        return files[path];
+      });
+      // bigints (never expected) become strings, as the CLI prints them.
+      return ok(JSON.parse(toJson(result)) as unknown);
+    },
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Whether an error means a dependency (the database) is down, stalled or saturated rather than that the request
+ * is wrong: the edge answers those with 503 SERVICE_UNAVAILABLE and retry-after instead of 500 INTERNAL.
+ *
+ * Recognised, on the error or any of its causes (Drizzle wraps the driver error in `cause`):
+ * - socket errors (`ECONNREFUSED`, `ECONNRESET`, `ETIMEDOUT`, `EPIPE`, `ENOTFOUND`, `EHOSTUNREACH`, `EAI_AGAIN`);
+ * - PostgreSQL SQLSTATEs of class 08 (connection exception), 53 (insufficient resources), 57P01–57P03 (the server
+ *   shutting down or starting) and 57014 (statement_timeout cancelled the query);
+ * - node-postgres's own timeouts and lost connections, which carry no code, only their fixed messages: the driver
+ *   gives nothing else to tell them by, so they are listed here once.
+ */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "EAI_AGAIN",
+]);
+const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014"]);
+const SQLSTATE_CLASSES = ["08", "53"];
+const PG_DRIVER_MESSAGES = [
+  "Query read timeout",
+  "timeout exceeded when trying to connect",
+  "Connection terminated unexpectedly",
+  "Connection terminated due to connection timeout",
+  "Client has encountered a connection error and is not queryable",
+];
+
+export function isDependencyUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === "string") {
+      if (SOCKET_CODES.has(code) || SQLSTATES.has(code)) return true;
+      if (code.length === 5 && SQLSTATE_CLASSES.includes(code.slice(0, 2))) return true;
+    }
+    if (typeof message === "string" && PG_DRIVER_MESSAGES.some((m) => message.startsWith(m))) return true;
+    e = cause;
+  }
+  return false;
+}

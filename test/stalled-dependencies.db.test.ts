@@ -1,0 +1,131 @@
+/**
+ * Fault drills of issue 11, cases 2–4: a PostgreSQL or a Redis that stops answering (a TCP proxy in front of the
+ * machine's server stops forwarding, as under SIGSTOP). Requests never wait past the configured timeouts: a
+ * stalled database answers 503 SERVICE_UNAVAILABLE (with retry-after) in the envelope and recovers with no
+ * restart; a stalled Redis only turns rate limiting off (fail open) and requests are still served.
+ */
+import type { FastifyInstance } from "fastify";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import { AdjustableClock } from "../src/clock.js";
+import { type Database, openDatabase } from "../src/db/client.js";
+import { openRedis } from "../src/http/redis-client.js";
+import { call, testConfig } from "./app.js";
+import { createScratchPostgres, createTestDatabase, testEngine } from "./db.js";
+import { checkResponsesAgainstDocument } from "./response-contract.js";
+import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+});
+
+async function appOver(database: Database, redis: Parameters<typeof buildApp>[0]["redis"] = null) {
+  const app = await buildApp({ config: testConfig(), database, clock: new AdjustableClock(), redis });
+  checkResponsesAgainstDocument(app);
+  await app.ready();
+  cleanups.push(() => app.close());
+  return app;
+}
+
+/** Status, body, headers and how long the request took, in ms. */
+async function timed(app: FastifyInstance, url: string) {
+  const started = performance.now();
+  const res = await call(app, { method: "GET", url });
+  return { ...res, ms: performance.now() - started };
+}
+
+describe.skipIf(testEngine !== "postgres")("a stalled PostgreSQL", () => {
+  let proxy: TcpProxy;
+  it("answers 503 within the statement timeout, and recovers when the server answers again", async () => {
+    const scratch = await createScratchPostgres();
+    cleanups.push(scratch.drop);
+    const target = new URL(scratch.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    cleanups.push(() => proxy.close());
+    const proxied = new URL(scratch.url);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const database = await openDatabase({
+      databaseUrl: proxied.toString(),
+      dataDir: null,
+      poolSize: 4,
+      statementTimeoutMs: 1000,
+      connectTimeoutMs: 1000,
+    });
+    cleanups.push(() => database.close());
+    const app = await appOver(database);
+    // A warm pool: every connection open.
+    const warm = await Promise.all([1, 2, 3, 4].map(() => timed(app, "/api/leaderboard")));
+    expect(warm.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+
+    proxy.stall();
+    const urls = ["/api/leaderboard", "/api/competition/meta", "/api/available-events", "/readyz"];
+    const stalled = await Promise.all([...urls, ...urls].map((u) => timed(app, u)));
+    for (const [i, r] of stalled.entries()) {
+      const readyz = urls[i % urls.length] === "/readyz";
+      expect(r.status, JSON.stringify(r.body)).toBe(503);
+      expect(r.body).toMatchObject({
+        success: false,
+        status: 503,
+        code: readyz ? "NOT_READY" : "SERVICE_UNAVAILABLE",
+      });
+      if (!readyz) expect(r.headers["retry-after"]).toBe("5");
+      // statement timeout 1000 ms + 500 ms client grace, or the 1000 ms wait for a connection, plus slack.
+      expect(r.ms).toBeLessThan(3000);
+    }
+    console.log(
+      `stalled PostgreSQL: 503 after at most ${Math.round(Math.max(...stalled.map((r) => r.ms)))} ms`,
+    );
+
+    proxy.resume();
+    const started = performance.now();
+    let status = 0;
+    while (performance.now() - started < 10_000) {
+      status = (await timed(app, "/api/leaderboard")).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+    console.log(
+      `stalled PostgreSQL: served again ${Math.round(performance.now() - started)} ms after resuming`,
+    );
+    expect((await timed(app, "/readyz")).status).toBe(200);
+
+    // The server gone (connections refused, pooled ones cut): 503 too, not 500.
+    await proxy.close();
+    for (const url of ["/api/leaderboard", "/api/leaderboard"]) {
+      const down = await timed(app, url);
+      expect(down.status, JSON.stringify(down.body)).toBe(503);
+      expect(down.body.code).toBe("SERVICE_UNAVAILABLE");
+      expect(down.ms).toBeLessThan(3000);
+    }
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)("a stalled Redis", () => {
+  it("serves requests within seconds, rate limits failing open", async () => {
+    const target = new URL(process.env.REDIS_URL!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    cleanups.push(() => proxy.close());
+    const proxied = new URL(process.env.REDIS_URL!);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const redis = openRedis(proxied.toString(), 500);
+    cleanups.push(async () => redis.disconnect());
+    if (redis.status !== "ready") await new Promise((r) => redis.once("ready", r));
+    const database = await createTestDatabase();
+    cleanups.push(() => database.close());
+    const app = await appOver(database, redis);
+    const before = await timed(app, "/api/leaderboard");
+    expect(before.status).toBe(200);
+    expect(before.headers["x-ratelimit-limit"]).toBeDefined();
+
+    proxy.stall();
+    const stalled = await Promise.all([1, 2, 3, 4, 5].map(() => timed(app, "/api/leaderboard")));
+    for (const r of stalled) {
+      expect(r.status).toBe(200);
+      expect(r.ms).toBeLessThan(2000);
+    }
+    console.log(`stalled Redis: served in at most ${Math.round(Math.max(...stalled.map((r) => r.ms)))} ms`);
+    proxy.resume();
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * A TCP proxy for fault drills: forwards 127.0.0.1:<port> to a target until `stall()`, after which it forwards
+ * nothing (bytes already sent wait, new connections are accepted and left silent), as a server under SIGSTOP
+ * behaves; `resume()` forwards again, and drops the connections opened while stalled (the server never saw them).
+ */
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+
+export interface TcpProxy {
+  port: number;
+  stall(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let stalled = false;
+  const pairs = new Set<[Socket, Socket | null]>();
+  const server: Server = createServer((client) => {
+    client.on("error", () => {});
+    if (stalled) {
+      const pair: [Socket, Socket | null] = [client, null];
+      pairs.add(pair);
+      client.pause();
+      client.on("close", () => pairs.delete(pair));
+      return;
+    }
+    const upstream = createConnection(target);
+    upstream.on("error", () => client.destroy());
+    const pair: [Socket, Socket | null] = [client, upstream];
+    pairs.add(pair);
+    client.on("data", (d) => {
+      if (!upstream.write(d)) client.pause();
+    });
+    upstream.on("data", (d) => {
+      if (!client.write(d)) upstream.pause();
+    });
+    client.on("drain", () => !stalled && upstream.resume());
+    upstream.on("drain", () => !stalled && client.resume());
+    client.on("close", () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
+    upstream.on("close", () => client.destroy());
+    if (stalled) {
+      client.pause();
+      upstream.pause();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.address() as { port: number }).port,
+    stall() {
+      stalled = true;
+      for (const [a, b] of pairs) {
+        a.pause();
+        b?.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const pair of pairs) {
+        const [a, b] = pair;
+        if (b === null) a.destroy();
+        else {
+          a.resume();
+          b.resume();
+        }
+      }
+    },
+    async close() {
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b?.destroy();
+      }
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
