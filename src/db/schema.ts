@@ -196,7 +196,7 @@ export const protocolFees = pgTable(
     id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
     txHash: text("tx_hash").notNull(),
     logIndex: integer("log_index").notNull(),
-    amountMicro: numeric("amount_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
     occurredAt: ts("occurred_at").notNull(),
     chainId: integer("chain_id"),
     /** Lower-case address of the contract that emitted the fee event. */
@@ -433,7 +433,7 @@ export const prizeClaims = pgTable(
     blockHash: text("block_hash").notNull(),
     week: integer("week").notNull(),
     account: text("account").notNull(),
-    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+    amountMicro: numeric("amount_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
     claimedAt: ts("claimed_at").notNull(),
     createdAt: createdAt(),
   },
