@@ -90,12 +90,15 @@ export async function call(app: FastifyInstance, opts: InjectOptions) {
   return { status: res.statusCode, body, headers: res.headers, cookies: res.cookies };
 }
 
-/** Signs in a wallet through /api/auth/nonce + /api/auth/wallet; returns the session cookie header. */
-export async function signIn(
+/**
+ * A fresh nonce and an EIP-4361 message for `privateKey`'s account as a well-behaved client of this app writes it
+ * (`over` changes fields, e.g. a foreign `uri`), with its signature: the body of POST /api/auth/wallet.
+ */
+export async function signedSiwe(
   t: TestApp,
   privateKey: `0x${string}`,
-  opts: { referralCode?: string } = {},
-): Promise<{ cookie: string; userId: string; wallet: string }> {
+  over: { uri?: string; issuedAt?: Date } = {},
+): Promise<{ message: string; signature: `0x${string}` }> {
   const account = privateKeyToAccount(privateKey);
   const nonce = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data.nonce as string;
   const message = createSiweMessage({
@@ -103,19 +106,31 @@ export async function signIn(
     chainId: 1,
     domain: t.config.siweDomain,
     nonce,
-    uri: `http://${t.config.siweDomain}`,
+    uri: over.uri ?? `http://${t.config.siweDomain}`,
     version: "1",
-    issuedAt: t.clock.now(),
+    issuedAt: over.issuedAt ?? t.clock.now(),
   });
-  const signature = await account.signMessage({ message });
+  return { message, signature: await account.signMessage({ message }) };
+}
+
+/** Signs in a wallet through /api/auth/nonce + /api/auth/wallet; returns the session cookie header. */
+export async function signIn(
+  t: TestApp,
+  privateKey: `0x${string}`,
+  opts: { referralCode?: string } = {},
+): Promise<{ cookie: string; userId: string; wallet: string }> {
   const res = await call(t.app, {
     method: "POST",
     url: "/api/auth/wallet",
-    payload: { message, signature, ...opts },
+    payload: { ...(await signedSiwe(t, privateKey)), ...opts },
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
   const session = res.cookies.find((c) => c.name === "session");
-  return { cookie: `session=${session!.value}`, userId: res.body.data.user.id, wallet: account.address };
+  return {
+    cookie: `session=${session!.value}`,
+    userId: res.body.data.user.id,
+    wallet: privateKeyToAccount(privateKey).address,
+  };
 }
 
 /** A deterministic test private key for index i (never a real wallet). */

@@ -2,10 +2,8 @@
  * Issue 11, case 7: a SIWE message for another origin, or issued in the future, is refused; a cookie write with no
  * Origin but `Sec-Fetch-Site: cross-site` is refused 403.
  */
-import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
+import { call, createTestApp, signedSiwe, signIn, type TestApp, testKey } from "../../test/app.js";
 import { expectError } from "../../test/player-api.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
@@ -17,19 +15,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function walletSignIn(over: { uri?: string; issuedAt?: Date }) {
-  const account = privateKeyToAccount(testKey(7));
-  const nonce = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data.nonce as string;
-  const message = createSiweMessage({
-    address: account.address,
-    chainId: 1,
-    domain: t.config.siweDomain,
-    nonce,
-    uri: over.uri ?? "http://localhost:3000",
-    version: "1",
-    issuedAt: over.issuedAt ?? NOW,
-  });
-  const signature = await account.signMessage({ message });
-  return call(t.app, { method: "POST", url: "/api/auth/wallet", payload: { message, signature } });
+  const payload = await signedSiwe(t, testKey(7), { uri: "http://localhost:3000", issuedAt: NOW, ...over });
+  return call(t.app, { method: "POST", url: "/api/auth/wallet", payload });
 }
 
 it("refuses a message whose uri is another origin", async () => {

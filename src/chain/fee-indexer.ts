@@ -22,7 +22,7 @@ import { storedBlocks } from "./chain.repository.js";
 import { type FeeEvent, toMicroUsdc } from "./fee-event.js";
 import type { Finality } from "./finality.js";
 import type { LeaderLock } from "./leader-lock.js";
-import { type ChainLog, type IndexRun, indexLogs, type LogStream } from "./log-indexer.js";
+import { type ChainLog, type IndexRun, indexLogs, type LogStream, logPlace } from "./log-indexer.js";
 
 export interface FeeIndexerDeps {
   db: Db;
@@ -108,12 +108,7 @@ function feeOf(deps: FeeIndexerDeps, log: ChainLog): ChainFee[] {
   }
   return [
     {
-      chainId: deps.chainId,
-      contract: log.address,
-      txHash: log.transactionHash,
-      logIndex: log.logIndex,
-      blockNumber: log.blockNumber,
-      blockHash: log.blockHash,
+      ...logPlace(deps.chainId, log),
       amountMicro,
       occurredAt: log.blockTime,
     },

@@ -56,6 +56,18 @@ export interface ChainLog {
   blockTime: Date;
 }
 
+/** Where a log sits on chain `chainId`: the key (chain, tx hash, log index) and block of a row read from it. */
+export function logPlace(chainId: number, log: ChainLog) {
+  return {
+    chainId,
+    contract: log.address,
+    txHash: log.transactionHash,
+    logIndex: log.logIndex,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+  };
+}
+
 export interface LogStream {
   /** The cursor's name; also names the stored blocks. */
   name: string;

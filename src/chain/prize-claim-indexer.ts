@@ -20,7 +20,7 @@ import { MAX_WEEK } from "../competition/schema.js";
 import type { Db } from "../db/client.js";
 import type { Finality } from "./finality.js";
 import type { LeaderLock } from "./leader-lock.js";
-import { type ChainLog, type IndexRun, indexLogs, type LogStream } from "./log-indexer.js";
+import { type ChainLog, type IndexRun, indexLogs, type LogStream, logPlace } from "./log-indexer.js";
 import { prizeDistributorAbi } from "./prize-distributor-abi.js";
 
 export interface PrizeClaimIndexerDeps {
@@ -97,12 +97,7 @@ function claimOf(deps: PrizeClaimIndexerDeps, log: ChainLog): PrizeClaimRecord[]
   }
   return [
     {
-      chainId: deps.chainId,
-      contract: log.address,
-      txHash: log.transactionHash,
-      logIndex: log.logIndex,
-      blockNumber: log.blockNumber,
-      blockHash: log.blockHash,
+      ...logPlace(deps.chainId, log),
       week: Number(args.week),
       account: args.account.toLowerCase(),
       amountMicro: args.amount,

@@ -10,9 +10,8 @@
  */
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { call, createTestApp, FINALIZE, type TestApp, testKey } from "../../test/app.js";
+import { call, createTestApp, FINALIZE, signedSiwe, type TestApp, testKey } from "../../test/app.js";
 import { addSp, getData, NO_RATE_LIMITS, putEvent, setNow } from "../../test/competition-api.js";
 import { startTestIssuer, type TestIssuer } from "../../test/oidc-issuer.js";
 import { dataOf } from "../../test/player-api.js";
@@ -39,23 +38,8 @@ const myClaim = async (week: number) =>
 
 /** Wallet sign-in while signed in with `cookie`: links the wallet to that account (it has none). */
 async function linkWallet(cookie: string, key: `0x${string}`) {
-  const account = privateKeyToAccount(key);
-  const nonce = dataOf(await call(t.app, { method: "GET", url: "/api/auth/nonce" })).nonce;
-  const message = createSiweMessage({
-    address: account.address,
-    chainId: 1,
-    domain: t.config.siweDomain,
-    nonce,
-    uri: `http://${t.config.siweDomain}`,
-    version: "1",
-    issuedAt: t.clock.now(),
-  });
-  const res = await call(t.app, {
-    method: "POST",
-    url: "/api/auth/wallet",
-    payload: { message, signature: await account.signMessage({ message }) },
-    headers: { cookie },
-  });
+  const payload = await signedSiwe(t, key);
+  const res = await call(t.app, { method: "POST", url: "/api/auth/wallet", payload, headers: { cookie } });
   return dataOf(res).user;
 }
 
