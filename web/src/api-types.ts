@@ -1253,6 +1253,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Finalize an ended week: snapshots, prizes, next week's eligibility */
@@ -1881,6 +1892,17 @@ export interface operations {
           };
         };
       };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
     };
   };
   /** Record one protocol fee (201); a replayed (txHash, logIndex) returns the first (200) */
@@ -2386,14 +2408,14 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED */
+      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, WEEK_NOT_FINALIZED */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 409;
             /** @enum {string} */
-            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED";
+            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED" | "WEEK_NOT_FINALIZED";
           });
         };
       };
