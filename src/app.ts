@@ -93,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const competition: CompetitionDeps = {
     db,
+    bulkDb: database.bulkDb,
     clock,
     season,
     incentiveMicro: config.protocolIncentiveMicro,
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminRoutes, {
     deps: {
       db,
+      bulkDb: database.bulkDb,
       clock,
       season,
       adminToken: config.adminToken,

@@ -21,6 +21,8 @@ export interface Config {
   databasePoolSize: number;
   /** PostgreSQL: the most one statement may run (the client gives up 500 ms later on a silent server). */
   databaseStatementTimeoutMs: number;
+  /** PostgreSQL: the longest statement of work long by nature at scale (finalize). */
+  databaseBulkStatementTimeoutMs: number;
   /** PostgreSQL: the most a query waits for a connection. */
   databaseConnectTimeoutMs: number;
   redisUrl: string | null;
@@ -409,6 +411,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, "DATA_DIR") ?? "./data",
     databasePoolSize: int(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
     databaseStatementTimeoutMs: int(env, "DB_STATEMENT_TIMEOUT_MS", 5000, 100, 600_000),
+    databaseBulkStatementTimeoutMs: int(env, "DB_BULK_STATEMENT_TIMEOUT_MS", 120_000, 100, 3_600_000),
     databaseConnectTimeoutMs: int(env, "DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),
     redisUrl,
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 1000, 50, 60_000),

@@ -4,7 +4,7 @@ import { startChainJobs } from "./chain/chain-jobs.js";
 import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { openDatabase } from "./db/client.js";
+import { databaseOptions, openDatabase } from "./db/client.js";
 import { DataDirLockedError } from "./db/data-dir-lock.js";
 import { openRedis } from "./http/redis-client.js";
 
@@ -21,13 +21,7 @@ async function main(): Promise<void> {
   }
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      poolSize: config.databasePoolSize,
-      statementTimeoutMs: config.databaseStatementTimeoutMs,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    });
+    database = await openDatabase(databaseOptions(config));
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`Cannot start: ${err.message}`);

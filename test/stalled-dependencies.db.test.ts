@@ -5,12 +5,13 @@
  * restart; a stalled Redis only turns rate limiting off (fail open) and requests are still served.
  */
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { AdjustableClock } from "../src/clock.js";
-import { type Database, openDatabase } from "../src/db/client.js";
+import { type Database, openDatabase, pgErrorCode, sql } from "../src/db/client.js";
 import { openRedis } from "../src/http/redis-client.js";
-import { call, testConfig } from "./app.js";
+import { call, FINALIZE, testConfig } from "./app.js";
 import { createScratchPostgres, createTestDatabase, testEngine } from "./db.js";
 import { checkResponsesAgainstDocument } from "./response-contract.js";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
@@ -99,6 +100,45 @@ describe.skipIf(testEngine !== "postgres")("a stalled PostgreSQL", () => {
       expect(down.body.code).toBe("SERVICE_UNAVAILABLE");
       expect(down.ms).toBeLessThan(3000);
     }
+  });
+});
+
+describe.skipIf(testEngine !== "postgres")("work long by nature at scale", () => {
+  it("finalize waits out a statement past a request's bound (the bulk pool); a request's statement does not", async () => {
+    const scratch = await createScratchPostgres();
+    cleanups.push(scratch.drop);
+    const database = await openDatabase({
+      databaseUrl: scratch.url,
+      dataDir: null,
+      poolSize: 4,
+      statementTimeoutMs: 300,
+      bulkStatementTimeoutMs: 10_000,
+      connectTimeoutMs: 1000,
+    });
+    cleanups.push(() => database.close());
+    const app = await appOver(database);
+    // Another session blocks writes to competition_weeks (reads go on) for 1.5 s: finalize's first write waits, as
+    // its million-row snapshot statement would run.
+    const holder = new pg.Client({ connectionString: scratch.url });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query("begin");
+    await holder.query("lock table competition_weeks in exclusive mode");
+    const started = performance.now();
+    const finalizing = call(app, {
+      method: "POST",
+      url: "/api/competition/finalize?week=0",
+      headers: FINALIZE,
+    });
+    // A request's statement of that length gives up at its 300 ms bound (57014: canceled by statement_timeout).
+    const slow = await database.db.execute(sql`select pg_sleep(1)`).catch((err) => err);
+    expect(pgErrorCode(slow)).toBe("57014");
+    await new Promise((resolve) => setTimeout(resolve, 1500 - (performance.now() - started)));
+    await holder.query("commit");
+    const res = await finalizing;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ week: 0, alreadyFinalized: false });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1500);
   });
 });
 

@@ -33,6 +33,8 @@ import {
 
 export interface AdminDeps {
   db: Db;
+  /** For work long by nature at scale (settling an event): Database.bulkDb. */
+  bulkDb?: Db;
   clock: AdjustableClock;
   season: Season;
   adminToken: string;

@@ -8,7 +8,7 @@
  */
 import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
-import { openDatabase } from "../db/client.js";
+import { databaseOptions, openDatabase } from "../db/client.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { type ParsedCommand, parseCommandLine, USAGE, UsageError } from "./arguments.js";
 import { readJsonFile } from "./json-file.js";
@@ -32,12 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const config = loadConfig();
     let result: unknown;
     try {
-      const database = await openDatabase({
-        databaseUrl: config.databaseUrl,
-        dataDir: config.dataDir,
-        statementTimeoutMs: config.databaseStatementTimeoutMs,
-        connectTimeoutMs: config.databaseConnectTimeoutMs,
-      });
+      const database = await openDatabase(databaseOptions(config));
       try {
         result = await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
       } finally {

@@ -6,6 +6,8 @@ import type { RankCache } from "./rank-cache/rank-cache.js";
 
 export interface CompetitionDeps {
   db: Db;
+  /** Where finalize runs its transaction (long statements at scale: Database.bulkDb); absent: `db`. */
+  bulkDb?: Db;
   clock: Clock;
   season: Season;
   /** PROTOCOL_INCENTIVE_USDC in micro-USDC: the weekly subsidy added to the pool. */

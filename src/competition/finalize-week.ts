@@ -65,7 +65,7 @@ async function finalizeOnce(
       );
     }
   }
-  return deps.db.transaction(async (tx) => {
+  return (deps.bulkDb ?? deps.db).transaction(async (tx) => {
     // The opening week has no week before it.
     if (week > 0 && !(await findWeekResult(tx, week - 1))) {
       throw new AppError("PREVIOUS_WEEK_NOT_FINALIZED", `Finalize week ${week - 1} first`);

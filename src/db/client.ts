@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { Config } from "../config.js";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import * as schema from "./schema.js";
 
@@ -24,6 +25,12 @@ export type Queryable = Db | Tx;
 
 export interface Database {
   db: Db;
+  /**
+   * The same database for work that is long by nature at scale (finalize of a million-player week snapshots the
+   * whole ladder in one statement): on PostgreSQL a small second pool whose statements may run
+   * `bulkStatementTimeoutMs`, so the short bound of `db` keeps guarding every request; embedded, `db` itself.
+   */
+  bulkDb: Db;
   engine: "pglite" | "postgres";
   /**
    * Embedded only: a counter of completed writes (statements other than SELECT, and transactions). One process
@@ -52,9 +59,14 @@ export interface OpenOptions {
    * unreachable server). Default 5000.
    */
   statementTimeoutMs?: number;
+  /** PostgreSQL only. The most one statement of `bulkDb` may run, with the same client grace. Default 120000. */
+  bulkStatementTimeoutMs?: number;
   /** PostgreSQL only. The most a query waits for a connection (opening one, or a free one of the pool). Default 5000. */
   connectTimeoutMs?: number;
 }
+
+/** Connections of the bulk pool: finalize and the like run one at a time per instance. */
+const BULK_POOL_SIZE = 2;
 
 /** How much longer than `statement_timeout` the client waits before it gives up on a silent server. */
 const CLIENT_GRACE_MS = 500;
@@ -65,6 +77,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return openPostgres(opts.databaseUrl, {
     poolSize: opts.poolSize ?? 10,
     statementTimeoutMs: opts.statementTimeoutMs ?? 5000,
+    bulkStatementTimeoutMs: opts.bulkStatementTimeoutMs ?? 120_000,
     connectTimeoutMs: opts.connectTimeoutMs ?? 5000,
   });
 }
@@ -83,6 +96,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
+      bulkDb: db as unknown as Db,
       engine: "pglite",
       changeCount,
       ...(lock ? { dataDirLock: lock } : {}),
@@ -132,7 +146,12 @@ function countWrites(client: PGlite): () => number {
 
 async function openPostgres(
   url: string,
-  opts: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number },
+  opts: {
+    poolSize: number;
+    statementTimeoutMs: number;
+    bulkStatementTimeoutMs: number;
+    connectTimeoutMs: number;
+  },
 ): Promise<Database> {
   // Migrations may wait on another instance's advisory lock and run long DDL: no statement timeout, only the
   // connection's.
@@ -147,23 +166,42 @@ async function openPostgres(
   }
   // Every wait is bounded: a connection (new or from the pool) by connectionTimeoutMillis, a statement by the
   // server's statement_timeout and, when the server is silent, by the client's query_timeout.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.poolSize,
-    connectionTimeoutMillis: opts.connectTimeoutMs,
-    statement_timeout: opts.statementTimeoutMs,
-    query_timeout: opts.statementTimeoutMs + CLIENT_GRACE_MS,
-  });
-  // An idle client losing its server must not crash the process; the next query reports the failure.
-  pool.on("error", () => {});
-  const db = drizzleNodePg({ client: pool, schema });
+  const openPool = (max: number, statementTimeoutMs: number) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: opts.connectTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + CLIENT_GRACE_MS,
+    });
+    // An idle client losing its server must not crash the process; the next query reports the failure.
+    pool.on("error", () => {});
+    return pool;
+  };
+  const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
+  const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   return {
-    db: db as unknown as Db,
+    db: drizzleNodePg({ client: pool, schema }) as unknown as Db,
+    bulkDb: drizzleNodePg({ client: bulkPool, schema }) as unknown as Db,
     engine: "postgres",
     ping: async () => {
       await pool.query("select 1");
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), bulkPool.end()]);
+    },
+  };
+}
+
+/** The database options of a configuration (the server and the CLI open it alike). */
+export function databaseOptions(config: Config): OpenOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    bulkStatementTimeoutMs: config.databaseBulkStatementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
   };
 }
 

@@ -27,6 +27,8 @@ import {
 
 export interface SettleDeps {
   db: Db;
+  /** Where the settle transaction runs (one event may hold 100,000 predictions: Database.bulkDb); absent: `db`. */
+  bulkDb?: Db;
   clock: Clock;
   season: Season;
   spPerUsdc: number;
@@ -113,7 +115,7 @@ export async function settleEvent(
   input: { eventId: string; result: ResultInput },
 ): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  return (deps.bulkDb ?? deps.db).transaction(async (tx) => {
     const event = await lockEvent(tx, input.eventId);
     if (!event) throw new AppError("NOT_FOUND", `Event ${input.eventId} not found`);
     const result = toEventResult(event, input.result);
