@@ -117,8 +117,12 @@ export class Standings {
         const all = await snapshotTop(this.q, week, "champions", ALL_RANKS);
         return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
       }
-      const eligible = await this.eligibility(week);
-      return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
+      const live = async () => {
+        const eligible = await this.eligibility(week);
+        return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
+      };
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.cache ? this.cache.derive(`champions:${week}`, live) : live();
     });
   }
 
@@ -132,16 +136,20 @@ export class Standings {
         const load = () => storedEligibility(this.q, week);
         return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
       }
-      const qualification = await this.qualificationTop(source);
-      // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
-      // (otherwise a far-future week walks back through every empty week, one round of queries each).
-      if (qualification.length === 0) return new Map();
-      return nextWeekEligibility({
-        week: source,
-        qualification,
-        champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
-        eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
-      });
+      const live = async () => {
+        const qualification = await this.qualificationTop(source);
+        // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
+        // (otherwise a far-future week walks back through every empty week, one round of queries each).
+        if (qualification.length === 0) return new Map<string, EligibleVia>();
+        return nextWeekEligibility({
+          week: source,
+          qualification,
+          champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
+          eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
+        });
+      };
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.cache ? this.cache.derive(`eligibility:${week}`, live) : live();
     });
   }
 

@@ -25,6 +25,14 @@ export class RankCache {
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
   private nextPull: Promise<void> | null = null;
 
+  /**
+   * Bumped whenever the cached state may have changed: a feed read reporting any changed rank row (even one
+   * seen before) or a change in the finalized weeks, a week loaded or dropped. Values derived from the live
+   * ranks are kept per version (`derive`).
+   */
+  private version = 0;
+  private readonly derived = new Map<string, { version: number; value: Promise<unknown> }>();
+
   /** The database's write counter when the last feed read started (embedded database only). */
   private seenChanges = -1;
 
@@ -50,9 +58,26 @@ export class RankCache {
     return this.weeks.get(week);
   }
 
-  /** Finalized weeks as of the last sync. */
-  finalizedWeeks(): Set<number> {
-    return new Set(this.finalized);
+  /** Finalized weeks as of the last sync (replaced, never changed in place, by the next sync). */
+  finalizedWeeks(): ReadonlySet<number> {
+    return this.finalized;
+  }
+
+  /**
+   * A value derived from the live ranks and the finalized weeks (e.g. next week's eligibility), computed once
+   * per version of the cache: every request served after the same sync shares it, and any change the feed
+   * reports makes the next request compute it again. (A value may include changes applied while it was being
+   * computed: newer, never older, than the sync its callers waited for.)
+   */
+  derive<T>(key: string, make: () => Promise<T>): Promise<T> {
+    const hit = this.derived.get(key);
+    if (hit && hit.version === this.version) return hit.value as Promise<T>;
+    const value = make();
+    this.derived.set(key, { version: this.version, value });
+    value.catch(() => {
+      if (this.derived.get(key)?.value === value) this.derived.delete(key);
+    });
+    return value;
   }
 
   /** A value that never changes once it exists (e.g. a finalized week's stored rows), loaded once. */
@@ -83,7 +108,7 @@ export class RankCache {
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
   drop(week: number): void {
-    this.weeks.delete(week);
+    if (this.weeks.delete(week)) this.version++;
     this.lastUse.delete(week);
   }
 
@@ -99,6 +124,7 @@ export class RankCache {
         for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
         for (const id of profiles) this.display.delete(id);
         this.watermark = xmin;
+        if (changes.length > 0 || !sameMembers(this.finalized, finalized)) this.version++;
         this.finalized = new Set(finalized);
         for (const week of finalized) this.drop(week);
         this.seenChanges = writesSeen;
@@ -120,6 +146,7 @@ export class RankCache {
     // the watermark, so the next feed read re-applies it with its newest value.
     const index = RankIndex.from(await loadWeekSp(this.q, week));
     this.weeks.set(week, index);
+    this.version++;
     this.lastUse.set(week, Date.now());
     this.evict();
     return index;
@@ -132,4 +159,8 @@ export class RankCache {
       this.drop(oldest[0]);
     }
   }
+}
+
+function sameMembers(a: ReadonlySet<number>, b: number[]): boolean {
+  return a.size === b.length && b.every((x) => a.has(x));
 }
