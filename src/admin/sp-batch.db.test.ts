@@ -242,9 +242,8 @@ describe("POST /api/admin/sp-transactions/batch", () => {
   });
 });
 
-// On PostgreSQL most of these rows arrive while earlier appends are in flight and are appended in groups (the group
-// holding the unknown event or user fails and its rows are appended again alone); the embedded database finishes
-// each append before the next request reaches it, so there every row goes alone.
+// These rows arrive together and are appended in groups; the group holding the unknown event or user fails and its
+// rows are appended again alone, so each request still gets its own answer.
 describe("POST /api/admin/sp-transactions: concurrent single rows are appended in groups", () => {
   const single = (body: unknown) =>
     call(t.app, {

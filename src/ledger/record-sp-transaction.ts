@@ -66,11 +66,19 @@ type Waiting = {
 class AppendGroup {
   private waiting: Waiting[] = [];
   private inFlight = 0;
+  private scheduled = false;
 
   submit(deps: RecordSpDeps, input: RecordSpInput): Promise<{ row: SpLedgerRow; created: boolean }> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ deps, input, resolve, reject });
-      if (this.inFlight < MAX_GROUPS_IN_FLIGHT) void this.drain();
+      if (this.scheduled || this.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
+      // Start after this turn of the event loop, so that the requests read in the same turn share the group (the
+      // embedded database would otherwise finish each append before the next request is read).
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.drain();
+      });
     });
   }
 
