@@ -92,8 +92,10 @@ export async function competitionRoutes(
       config: { auth: "session" },
     },
     async (request) => {
+      // Taken on arrival: a rank-cache feed read that starts while the session is checked serves this read too.
+      const ticket = deps.cache?.ticket();
       const { userId } = await requireUserId(request);
-      return ok(presentMe(await getMyStatus(deps, { userId, week: request.query.week })));
+      return ok(presentMe(await getMyStatus(deps, { userId, week: request.query.week, ticket })));
     },
   );
 

@@ -53,9 +53,14 @@ export class Standings {
    * (shared with concurrent requests) brings the live ranks and the finalized weeks up to date; otherwise both
    * come from SQL on `q`.
    */
-  static async open(deps: Pick<CompetitionDeps, "db" | "cache">, q: Queryable = deps.db): Promise<Standings> {
+  static async open(
+    deps: Pick<CompetitionDeps, "db" | "cache">,
+    q: Queryable = deps.db,
+    /** The rank cache's ticket taken when the request arrived (default: now). */
+    ticket?: number,
+  ): Promise<Standings> {
     const cache = deps.cache && q === deps.db ? deps.cache : null;
-    if (cache) await cache.sync();
+    if (cache) await cache.sync(ticket);
     return new Standings(q, cache, cache ? cache.finalizedWeeks() : await finalizedWeeks(q));
   }
 

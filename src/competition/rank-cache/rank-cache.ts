@@ -24,6 +24,11 @@ export class RankCache {
   private chain: Promise<unknown> = Promise.resolve();
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
   private nextPull: Promise<void> | null = null;
+  /** The feed read in flight, numbered in start order. */
+  private current: { index: number; done: Promise<void> } | null = null;
+  /** Feed reads started, and the number of the last one applied (they apply in start order). */
+  private started = 0;
+  private applied = 0;
 
   /**
    * Bumped whenever the cached state may have changed: a feed read reporting any changed rank row (even one
@@ -112,22 +117,43 @@ export class RankCache {
     this.lastUse.delete(week);
   }
 
-  /** Resolves once a feed read that started after this call has been applied. */
-  sync(): Promise<void> {
+  /**
+   * A mark of "now" for `sync`: the number of feed reads started so far. Taken when a request arrives, it lets a
+   * later `sync(ticket)` share a feed read that started after the arrival, even one already applied.
+   */
+  ticket(): number {
+    return this.started;
+  }
+
+  /**
+   * Resolves once a feed read that started after `ticket` (default: after this call) has been applied, so the
+   * cache holds every write committed before the ticket was taken.
+   */
+  sync(ticket: number = this.started): Promise<void> {
     if (this.changeCount && this.changeCount() === this.seenChanges && !this.nextPull)
       return Promise.resolve();
+    if (this.applied > ticket) return Promise.resolve();
+    if (this.current && this.current.index > ticket) return this.current.done;
     if (!this.nextPull) {
       this.nextPull = this.exclusive(async () => {
+        const index = ++this.started;
+        const done = this.nextPull!;
         this.nextPull = null;
+        this.current = { index, done };
         const writesSeen = this.changeCount?.() ?? -1;
-        const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
-        for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
-        for (const id of profiles) this.display.delete(id);
-        this.watermark = xmin;
-        if (changes.length > 0 || !sameMembers(this.finalized, finalized)) this.version++;
-        this.finalized = new Set(finalized);
-        for (const week of finalized) this.drop(week);
-        this.seenChanges = writesSeen;
+        try {
+          const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
+          for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
+          for (const id of profiles) this.display.delete(id);
+          this.watermark = xmin;
+          if (changes.length > 0 || !sameMembers(this.finalized, finalized)) this.version++;
+          this.finalized = new Set(finalized);
+          for (const week of finalized) this.drop(week);
+          this.seenChanges = writesSeen;
+          this.applied = index;
+        } finally {
+          if (this.current?.index === index) this.current = null;
+        }
       });
     }
     return this.nextPull;
