@@ -8,6 +8,7 @@
  * - Week 1 (event d-w1): P1 300, P2 200, P3 100 → all three eligible for Champions week 2 via Qualification.
  * - Week 2 (event d-w2): P1 100, P2 50, fillers Q1..Q25 at 80, X 10.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type TestApp } from "../../test/app.js";
 import { addSp, getData, NO_RATE_LIMITS, player, putEvent } from "../../test/competition-api.js";
@@ -64,5 +65,18 @@ describe("derived live values follow every write", () => {
         [100, 2],
       ],
     );
+  });
+
+  it("a live ladder page: a profile changed in the database (another instance) shows on the next read", async () => {
+    const url = "/api/competition/leaderboard?limit=3";
+    const before = await getData(t, url);
+    expect((await getData(t, url)).rows).toEqual(before.rows);
+    const top = before.rows[0] as { userId: string; displayName: string };
+    await t.database.db.execute(
+      sql`update users set display_name = 'Renamed', profile_xid = pg_current_xact_id() where id = ${top.userId}`,
+    );
+    const after = await getData(t, url);
+    expect(after.rows[0]).toMatchObject({ userId: top.userId, displayName: "Renamed" });
+    expect(after.rows.slice(1)).toEqual(before.rows.slice(1));
   });
 });

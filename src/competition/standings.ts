@@ -64,6 +64,14 @@ export class Standings {
     return new Standings(q, cache, cache ? cache.finalizedWeeks() : await finalizedWeeks(q));
   }
 
+  /**
+   * A value derived from the live ranks, the finalized weeks and the displayed profiles (e.g. a live ladder
+   * page): shared by the requests served after the same rank-cache sync; computed each time without the cache.
+   */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T> {
+    return this.cache ? this.cache.derive(key, make) : make();
+  }
+
   isFinalized(week: number): boolean {
     return this.finalized.has(week);
   }

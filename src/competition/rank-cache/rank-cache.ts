@@ -11,6 +11,7 @@ import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
 import { RankIndex } from "./rank-index.js";
 
 const MAX_DISPLAY_ENTRIES = 200_000;
+const MAX_DERIVED = 1_000;
 
 export class RankCache {
   private readonly weeks = new Map<number, RankIndex>();
@@ -32,7 +33,7 @@ export class RankCache {
 
   /**
    * Bumped whenever the cached state may have changed: a feed read reporting any changed rank row (even one
-   * seen before) or a change in the finalized weeks, a week loaded or dropped. Values derived from the live
+   * seen before), a changed profile or a change in the finalized weeks, a week loaded or dropped. Values derived from the live
    * ranks are kept per version (`derive`).
    */
   private version = 0;
@@ -77,6 +78,8 @@ export class RankCache {
   derive<T>(key: string, make: () => Promise<T>): Promise<T> {
     const hit = this.derived.get(key);
     if (hit && hit.version === this.version) return hit.value as Promise<T>;
+    // A bound on memory (keys include page offsets a client chooses): start over.
+    if (this.derived.size >= MAX_DERIVED) this.derived.clear();
     const value = make();
     this.derived.set(key, { version: this.version, value });
     value.catch(() => {
@@ -146,7 +149,8 @@ export class RankCache {
           for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
           for (const id of profiles) this.display.delete(id);
           this.watermark = xmin;
-          if (changes.length > 0 || !sameMembers(this.finalized, finalized)) this.version++;
+          if (changes.length > 0 || profiles.length > 0 || !sameMembers(this.finalized, finalized))
+            this.version++;
           this.finalized = new Set(finalized);
           for (const week of finalized) this.drop(week);
           this.seenChanges = writesSeen;
