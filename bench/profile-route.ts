@@ -1,10 +1,11 @@
 /**
- * `npx tsx bench/profile-route.ts --phase me|ladder|ingest|mixed [--engine pglite|postgres] [--players N]
+ * `npx tsx bench/profile-route.ts --phase me|ladder|ingest|batch|mixed [--engine pglite|postgres] [--players N]
  * [--seconds S] [--prof DIR]`: builds the bench's data set, starts the service (with `--cpu-prof` into DIR when
  * given), finalizes the earlier weeks, then loads ONE phase for S seconds so that the CPU profile holds nothing
  * else: `me` (GET /api/competition/me for 1,000 sessions), `ladder` (pages at offset 0), `ingest` (single-row
- * POST /api/admin/sp-transactions, 32 connections), `mixed` (ladder and /me while 500 rows/s of ingest run).
- * Prints each load's req/s and p99. A profiling aid beside `bench/run.ts`, not part of the BENCH figures.
+ * POST /api/admin/sp-transactions, 32 connections), `batch` (POST /api/admin/sp-transactions/batch, 1,000 rows,
+ * 4 connections), `mixed` (ladder and /me while 500 rows/s of ingest run). Prints each load's req/s and p99. A
+ * profiling aid beside `bench/run.ts`, not part of the BENCH figures.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -106,6 +107,25 @@ async function main() {
     if (args.phase === "ladder") await run("ladder", { url: base, requests: [ladder] });
     if (args.phase === "ingest")
       await run("ingest", { url: base, connections: 32, requests: [ingestRequest] });
+    if (args.phase === "batch") {
+      await run("batch (requests of 1,000 rows)", {
+        url: base,
+        connections: 4,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/admin/sp-transactions/batch",
+            headers: ADMIN_HEADERS,
+            setupRequest: (req: any) => {
+              const rows = Array.from({ length: 1000 }, () =>
+                JSON.parse(ingestRequest.setupRequest(req).body),
+              );
+              return { ...req, body: JSON.stringify({ rows }) };
+            },
+          },
+        ],
+      });
+    }
     if (args.phase === "mixed") {
       const writes = run("mixed ingest", {
         url: base,
