@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth: AuthDeps = {
     db,
     clock,
-    sessions: database.changeCount ? new SessionCache(database.changeCount) : null,
+    sessions: new SessionCache(db, database.changeCount),
     jwtKey: new TextEncoder().encode(config.jwtSecret),
     siweDomain: config.siweDomain,
     siweChainIds: config.siweChainIds,

@@ -2,7 +2,8 @@
  * Several instances (issue 7): two real service processes (`node --import tsx src/server.ts`) on one fresh
  * PostgreSQL database and one Redis, driven over HTTP. Shows that migrations at a simultaneous start run once, that
  * a ledger row written through one instance is in the other's ranks within a second, that concurrent finalize calls
- * on both finalize once, and that the rate limits are one budget. PostgreSQL pass with REDIS_URL only.
+ * on both finalize once, that the rate limits are one budget, and that a session logged out on one instance is
+ * refused by the other, which had it cached. PostgreSQL pass with REDIS_URL only.
  *
  * Season: week 0 runs Mon 2026-11-02 .. Tue 2026-11-10; its event kicks off Thu 2026-11-05.
  */
@@ -16,11 +17,13 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signSessionToken } from "../src/auth/session-token.js";
 import { createScratchPostgres } from "./db.js";
 import { buildEventBody } from "./factories.js";
 
 const ADMIN_TOKEN = "multi-instance-admin-token";
 const FINALIZE_SECRET = "multi-instance-finalize-secret";
+const JWT_SECRET = "multi-instance-jwt-secret-0123456789abcdef";
 /** Reads carrying the admin bearer skip the rate limits, so only the rate-limit test spends the read budget. */
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const READ_LIMIT = 5;
@@ -108,7 +111,7 @@ function startInstance(name: string, port: number, databaseUrl: string): Instanc
       TEST_CLOCK: "1",
       ADMIN_TOKEN,
       FINALIZE_SECRET,
-      JWT_SECRET: "multi-instance-jwt-secret-0123456789abcdef",
+      JWT_SECRET,
       CHAMPIONS_SEASON_START_ISO: "2026-11-02T00:00:00.000Z",
       CHAMPIONS_WEEK_ONE_START_ISO: "2026-11-10T00:00:00.000Z",
       LOG_LEVEL: "warn",
@@ -358,6 +361,40 @@ describe.skipIf(process.env.TEST_DB !== "postgres" || !process.env.REDIS_URL)(
       expect(limited.body).toMatchObject({ success: false, status: 429, code: "RATE_LIMITED" });
       expect(typeof limited.body.error).toBe("string");
       expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    });
+
+    it("refuses on B a session B had cached, once A logged it out (and the other way round)", async () => {
+      const userId = await addSp(a, 20, 5);
+      const key = new TextEncoder().encode(JWT_SECRET);
+      const client = new pg.Client({ connectionString: scratch.url });
+      await client.connect();
+      const sessions: string[] = [];
+      try {
+        for (let n = 0; n < 2; n++) {
+          const { token, claims } = await signSessionToken(key, userId, new Date("2026-11-10T00:00:00.000Z"));
+          await client.query("insert into sessions (id, user_id, expires_at) values ($1, $2, $3)", [
+            claims.sessionId,
+            userId,
+            claims.expiresAt,
+          ]);
+          sessions.push(`session=${token}`);
+        }
+      } finally {
+        await client.end();
+      }
+      const me = (i: Instance, cookie: string) =>
+        request(i.base, "GET", "/api/competition/me?week=0", { headers: { ...ADMIN, cookie } });
+      const logout = (i: Instance, cookie: string) =>
+        request(i.base, "POST", "/api/auth/logout", { headers: { cookie } });
+      for (const [from, to, cookie] of [
+        [a, b, sessions[0]!],
+        [b, a, sessions[1]!],
+      ] as const) {
+        for (const i of [a, b]) expect((await me(i, cookie)).status).toBe(200); // both cache it now
+        expect((await logout(from, cookie)).status).toBe(200);
+        expect((await me(to, cookie)).status).toBe(401);
+        expect((await me(from, cookie)).status).toBe(401);
+      }
     });
   },
 );

@@ -241,3 +241,54 @@ describe("POST /api/admin/sp-transactions/batch", () => {
     expect((await q<{ n: string }>(sql`select count(*)::text as n from users`))[0]!.n).toBe(users);
   });
 });
+
+// These rows arrive together and are appended in groups; the group holding the unknown event or user fails and its
+// rows are appended again alone, so each request still gets its own answer.
+describe("POST /api/admin/sp-transactions: concurrent single rows are appended in groups", () => {
+  const single = (body: unknown) =>
+    call(t.app, {
+      method: "POST",
+      url: "/api/admin/sp-transactions",
+      payload: body as object,
+      headers: ADMIN,
+    });
+
+  it("answers each of 40 concurrent rows as if alone: 201s, a replay 200, unknown event and user 404", async () => {
+    const u = await newUser(70);
+    const bodies: Array<Record<string, unknown>> = Array.from({ length: 36 }, (_, i) => ({
+      userId: u,
+      type: "PREDICTION",
+      amount: i + 1, // 1 + 2 + … + 36 = 666
+      eventId: "ev-b2",
+      externalId: `g1-${i}`,
+    }));
+    bodies.push({ userId: u, type: "PREDICTION", amount: 500, eventId: "ev-b2", externalId: "g1-0" }); // replay
+    bodies.push({
+      userId: u,
+      type: "PREDICTION",
+      amount: 7,
+      eventId: "no-such-event",
+      externalId: "g1-bad-ev",
+    });
+    bodies.push({ userId: "987654321", type: "RAFFLE", amount: 7, externalId: "g1-bad-user" });
+    bodies.push({ wallet: wallet(71), type: "RAFFLE", amount: 3, externalId: "g1-new-wallet" });
+    const before = await weekSp(2, u);
+    const res = await Promise.all(bodies.map(single));
+    const statuses = res.map((r) => r.status);
+    // The replay may win the race for g1-0 (then the original answers 200 with the replay's row).
+    const g10 = [statuses[0], statuses[36]].sort();
+    expect(g10).toEqual([200, 201]);
+    expect(statuses.slice(1, 36)).toEqual(Array(35).fill(201));
+    expect(statuses.slice(37)).toEqual([404, 404, 201]);
+    expect(res[37]!.body.error).toContain("no-such-event");
+    expect(res[38]!.body.error).toContain("987654321");
+    // Both answers for g1-0 carry the one stored row.
+    expect(res[0]!.body.data.id).toBe(res[36]!.body.data.id);
+    const g10Amount = res[0]!.body.data.amount as number;
+    expect([1, 500]).toContain(g10Amount);
+    expect(await ledgerCount("g1-")).toBe(37);
+    expect(await weekSp(2, u)).toBe(before + 666 - 1 + g10Amount);
+    for (let i = 1; i < 36; i++)
+      expect(res[i]!.body.data).toMatchObject({ amount: i + 1, externalId: `g1-${i}` });
+  });
+});

@@ -1,6 +1,6 @@
 /** The only SQL over sign-in nonces and sessions. */
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
-import type { Queryable } from "../db/client.js";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { type Queryable, rows } from "../db/client.js";
 import { authNonces, sessions, users } from "../db/schema.js";
 
 export async function insertNonce(q: Queryable, nonce: string, expiresAt: Date, now: Date): Promise<void> {
@@ -43,6 +43,52 @@ export async function findActiveSessionUser(q: Queryable, id: string, userId: bi
       ),
     );
   return row?.user ?? null;
+}
+
+/**
+ * The expiry of the session when it exists, belongs to that user, is not revoked and not expired (one indexed
+ * query; the user row exists by the foreign key), else null.
+ */
+export async function findActiveSessionExpiry(
+  q: Queryable,
+  id: string,
+  userId: bigint,
+  now: Date,
+): Promise<Date | null> {
+  const [row] = await q
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.id, id),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    );
+  return row?.expiresAt ?? null;
+}
+
+/**
+ * The session change feed: ids of sessions changed (revoked) by a transaction with id ≥ `sinceXid`, and the new
+ * watermark, in ONE statement (one snapshot): every transaction older than the returned xmin has finished and is
+ * visible here, so reading from it next time misses nothing. Ids may repeat.
+ */
+export async function sessionChangesSince(
+  q: Queryable,
+  sinceXid: string | null,
+): Promise<{ xmin: string; changed: string[] }> {
+  const found = await rows<{ xmin: string | null; id: string | null }>(
+    q,
+    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, null::text as id
+        union all
+        select null, s.id from sessions s
+        where ${sinceXid === null ? sql`false` : sql`s.changed_xid >= ${sinceXid}::xid8`}`,
+  );
+  return {
+    xmin: found.find((r) => r.xmin !== null)!.xmin!,
+    changed: found.flatMap((r) => (r.id === null ? [] : [r.id])),
+  };
 }
 
 export async function revokeSession(q: Queryable, id: string, now: Date): Promise<void> {

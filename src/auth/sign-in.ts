@@ -34,7 +34,7 @@ export const NONCE_TTL_MS = 10 * 60 * 1000;
 export interface AuthDeps {
   db: Db;
   clock: Clock;
-  /** Active sessions remembered while an embedded database sees no writes; absent on PostgreSQL. */
+  /** Active sessions remembered, kept exact by the session change feed (`resolveSessionUserId`); null: off. */
   sessions?: SessionCache | null;
   jwtKey: Uint8Array;
   siweDomain: string;
@@ -186,12 +186,28 @@ export async function resolveSession(
   const now = deps.clock.now();
   const claims = await verifySessionToken(deps.jwtKey, token, now);
   if (!claims) return null;
-  const cached = deps.sessions?.get(claims.sessionId, now);
-  if (cached) return { user: cached, sessionId: claims.sessionId };
-  const writes = deps.sessions?.writes() ?? 0;
   const user = await findActiveSessionUser(deps.db, claims.sessionId, BigInt(claims.userId), now);
-  if (user) deps.sessions?.set(claims.sessionId, user, claims.expiresAt, writes);
   return user ? { user, sessionId: claims.sessionId } : null;
+}
+
+/**
+ * The signed-in user's id only (same rules as `resolveSession`), from the session cache when it is on: no query
+ * per request, for routes that need nothing of the user but the id.
+ */
+export async function resolveSessionUserId(
+  deps: AuthDeps,
+  token: string | undefined,
+): Promise<{ userId: string; sessionId: string } | null> {
+  if (!token) return null;
+  const now = deps.clock.now();
+  const claims = await verifySessionToken(deps.jwtKey, token, now);
+  if (!claims) return null;
+  if (!deps.sessions) {
+    const user = await findActiveSessionUser(deps.db, claims.sessionId, BigInt(claims.userId), now);
+    return user ? { userId: String(user.id), sessionId: claims.sessionId } : null;
+  }
+  const userId = await deps.sessions.activeUserId(claims.sessionId, claims.userId, now);
+  return userId === null ? null : { userId, sessionId: claims.sessionId };
 }
 
 export async function signOut(deps: AuthDeps, sessionId: string): Promise<void> {

@@ -67,7 +67,10 @@ export async function getLadderPage(
   }
   if (standings.isFinalized(week)) return finalizedPage(standings, frame);
   return type === "qualification"
-    ? liveQualificationPage(deps, standings, frame)
+    ? // The same page for every request served after the same cache sync (it depends on ranks and profiles only).
+      standings.shared(`qualification-page:${week}:${offset}:${limit}`, () =>
+        liveQualificationPage(deps, standings, frame),
+      )
     : liveChampionsPage(deps, standings, frame, now);
 }
 

@@ -32,9 +32,9 @@ export interface MyStatus {
 
 export async function getMyStatus(
   deps: CompetitionDeps,
-  input: { userId: string; week?: number },
+  input: { userId: string; week?: number; ticket?: number },
 ): Promise<MyStatus> {
-  const standings = await Standings.open(deps);
+  const standings = await Standings.open(deps, deps.db, input.ticket);
   const now = deps.clock.now();
   const week = input.week ?? currentWeek(deps.season, now);
   const { userId } = input;

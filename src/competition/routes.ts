@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../http/session.js";
+import { requireUserId } from "../http/session.js";
 import { secretMatches } from "../shared/secrets.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";
@@ -92,8 +92,10 @@ export async function competitionRoutes(
       config: { auth: "session" },
     },
     async (request) => {
-      const { user } = await requireUser(request);
-      return ok(presentMe(await getMyStatus(deps, { userId: String(user.id), week: request.query.week })));
+      // Taken on arrival: a rank-cache feed read that starts while the session is checked serves this read too.
+      const ticket = deps.cache?.ticket();
+      const { userId } = await requireUserId(request);
+      return ok(presentMe(await getMyStatus(deps, { userId, week: request.query.week, ticket })));
     },
   );
 

@@ -53,10 +53,23 @@ export class Standings {
    * (shared with concurrent requests) brings the live ranks and the finalized weeks up to date; otherwise both
    * come from SQL on `q`.
    */
-  static async open(deps: Pick<CompetitionDeps, "db" | "cache">, q: Queryable = deps.db): Promise<Standings> {
+  static async open(
+    deps: Pick<CompetitionDeps, "db" | "cache">,
+    q: Queryable = deps.db,
+    /** The rank cache's ticket taken when the request arrived (default: now). */
+    ticket?: number,
+  ): Promise<Standings> {
     const cache = deps.cache && q === deps.db ? deps.cache : null;
-    if (cache) await cache.sync();
+    if (cache) await cache.sync(ticket);
     return new Standings(q, cache, cache ? cache.finalizedWeeks() : await finalizedWeeks(q));
+  }
+
+  /**
+   * A value derived from the live ranks, the finalized weeks and the displayed profiles (e.g. a live ladder
+   * page): shared by the requests served after the same rank-cache sync; computed each time without the cache.
+   */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T> {
+    return this.cache ? this.cache.derive(key, make) : make();
   }
 
   isFinalized(week: number): boolean {
@@ -117,8 +130,12 @@ export class Standings {
         const all = await snapshotTop(this.q, week, "champions", ALL_RANKS);
         return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
       }
-      const eligible = await this.eligibility(week);
-      return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
+      const live = async () => {
+        const eligible = await this.eligibility(week);
+        return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
+      };
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.cache ? this.cache.derive(`champions:${week}`, live) : live();
     });
   }
 
@@ -132,16 +149,20 @@ export class Standings {
         const load = () => storedEligibility(this.q, week);
         return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
       }
-      const qualification = await this.qualificationTop(source);
-      // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
-      // (otherwise a far-future week walks back through every empty week, one round of queries each).
-      if (qualification.length === 0) return new Map();
-      return nextWeekEligibility({
-        week: source,
-        qualification,
-        champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
-        eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
-      });
+      const live = async () => {
+        const qualification = await this.qualificationTop(source);
+        // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
+        // (otherwise a far-future week walks back through every empty week, one round of queries each).
+        if (qualification.length === 0) return new Map<string, EligibleVia>();
+        return nextWeekEligibility({
+          week: source,
+          qualification,
+          champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
+          eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
+        });
+      };
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.cache ? this.cache.derive(`eligibility:${week}`, live) : live();
     });
   }
 

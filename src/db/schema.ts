@@ -232,8 +232,16 @@ export const sessions = pgTable(
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),
     createdAt: createdAt(),
+    /**
+     * The transaction that last changed the row (set by a trigger on every UPDATE, e.g. a revocation): the
+     * session change feed that lets every instance cache active sessions (src/auth/session-cache.ts).
+     */
+    changedXid: xid8("changed_xid"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_changed_xid_idx").on(t.changedXid).where(sql`${t.changedXid} is not null`),
+  ],
 );
 
 /** The append-only free-credits ledger; `external_id` makes every grant, stake and payout happen once. */

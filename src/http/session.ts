@@ -5,7 +5,7 @@
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_TTL_SECONDS } from "../auth/session-token.js";
-import { type AuthDeps, resolveSession, SESSION_COOKIE } from "../auth/sign-in.js";
+import { type AuthDeps, resolveSession, resolveSessionUserId, SESSION_COOKIE } from "../auth/sign-in.js";
 import { AppError } from "../errors.js";
 import type { UserRow } from "../users/users.js";
 
@@ -13,6 +13,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in user and session id, or null; resolved at most once per request. */
     session(): Promise<{ user: UserRow; sessionId: string } | null>;
+    /** The signed-in user's id only (no user row: cached sessions, no query), or null. */
+    sessionUserId(): Promise<{ userId: string; sessionId: string } | null>;
   }
 }
 
@@ -29,6 +31,15 @@ export async function registerSession(
     if (!p) {
       p = resolveSession(opts.auth, this.cookies[SESSION_COOKIE]);
       cache.set(this, p);
+    }
+    return p;
+  });
+  const ids = new WeakMap<FastifyRequest, Promise<{ userId: string; sessionId: string } | null>>();
+  app.decorateRequest("sessionUserId", function (this: FastifyRequest) {
+    let p = ids.get(this);
+    if (!p) {
+      p = resolveSessionUserId(opts.auth, this.cookies[SESSION_COOKIE]);
+      ids.set(this, p);
     }
     return p;
   });
@@ -50,6 +61,13 @@ export async function registerSession(
 /** The signed-in user, or a 401 UNAUTHENTICATED. */
 export async function requireUser(request: FastifyRequest): Promise<{ user: UserRow; sessionId: string }> {
   const s = await request.session();
+  if (!s) throw new AppError("UNAUTHENTICATED", "Sign in first");
+  return s;
+}
+
+/** The signed-in user's id, or a 401 UNAUTHENTICATED (for routes that need only the id). */
+export async function requireUserId(request: FastifyRequest): Promise<{ userId: string; sessionId: string }> {
+  const s = await request.sessionUserId();
   if (!s) throw new AppError("UNAUTHENTICATED", "Sign in first");
   return s;
 }

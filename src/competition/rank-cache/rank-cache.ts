@@ -11,6 +11,7 @@ import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
 import { RankIndex } from "./rank-index.js";
 
 const MAX_DISPLAY_ENTRIES = 200_000;
+const MAX_DERIVED = 1_000;
 
 export class RankCache {
   private readonly weeks = new Map<number, RankIndex>();
@@ -24,6 +25,19 @@ export class RankCache {
   private chain: Promise<unknown> = Promise.resolve();
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
   private nextPull: Promise<void> | null = null;
+  /** The feed read in flight, numbered in start order. */
+  private current: { index: number; done: Promise<void> } | null = null;
+  /** Feed reads started, and the number of the last one applied (they apply in start order). */
+  private started = 0;
+  private applied = 0;
+
+  /**
+   * Bumped whenever the cached state may have changed: a feed read reporting any changed rank row (even one
+   * seen before), a changed profile or a change in the finalized weeks, a week loaded or dropped. Values derived from the live
+   * ranks are kept per version (`derive`).
+   */
+  private version = 0;
+  private readonly derived = new Map<string, { version: number; value: Promise<unknown> }>();
 
   /** The database's write counter when the last feed read started (embedded database only). */
   private seenChanges = -1;
@@ -50,9 +64,28 @@ export class RankCache {
     return this.weeks.get(week);
   }
 
-  /** Finalized weeks as of the last sync. */
-  finalizedWeeks(): Set<number> {
-    return new Set(this.finalized);
+  /** Finalized weeks as of the last sync (replaced, never changed in place, by the next sync). */
+  finalizedWeeks(): ReadonlySet<number> {
+    return this.finalized;
+  }
+
+  /**
+   * A value derived from the live ranks and the finalized weeks (e.g. next week's eligibility), computed once
+   * per version of the cache: every request served after the same sync shares it, and any change the feed
+   * reports makes the next request compute it again. (A value may include changes applied while it was being
+   * computed: newer, never older, than the sync its callers waited for.)
+   */
+  derive<T>(key: string, make: () => Promise<T>): Promise<T> {
+    const hit = this.derived.get(key);
+    if (hit && hit.version === this.version) return hit.value as Promise<T>;
+    // A bound on memory (keys include page offsets a client chooses): start over.
+    if (this.derived.size >= MAX_DERIVED) this.derived.clear();
+    const value = make();
+    this.derived.set(key, { version: this.version, value });
+    value.catch(() => {
+      if (this.derived.get(key)?.value === value) this.derived.delete(key);
+    });
+    return value;
   }
 
   /** A value that never changes once it exists (e.g. a finalized week's stored rows), loaded once. */
@@ -83,25 +116,48 @@ export class RankCache {
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
   drop(week: number): void {
-    this.weeks.delete(week);
+    if (this.weeks.delete(week)) this.version++;
     this.lastUse.delete(week);
   }
 
-  /** Resolves once a feed read that started after this call has been applied. */
-  sync(): Promise<void> {
+  /**
+   * A mark of "now" for `sync`: the number of feed reads started so far. Taken when a request arrives, it lets a
+   * later `sync(ticket)` share a feed read that started after the arrival, even one already applied.
+   */
+  ticket(): number {
+    return this.started;
+  }
+
+  /**
+   * Resolves once a feed read that started after `ticket` (default: after this call) has been applied, so the
+   * cache holds every write committed before the ticket was taken.
+   */
+  sync(ticket: number = this.started): Promise<void> {
     if (this.changeCount && this.changeCount() === this.seenChanges && !this.nextPull)
       return Promise.resolve();
+    if (this.applied > ticket) return Promise.resolve();
+    if (this.current && this.current.index > ticket) return this.current.done;
     if (!this.nextPull) {
       this.nextPull = this.exclusive(async () => {
+        const index = ++this.started;
+        const done = this.nextPull!;
         this.nextPull = null;
+        this.current = { index, done };
         const writesSeen = this.changeCount?.() ?? -1;
-        const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
-        for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
-        for (const id of profiles) this.display.delete(id);
-        this.watermark = xmin;
-        this.finalized = new Set(finalized);
-        for (const week of finalized) this.drop(week);
-        this.seenChanges = writesSeen;
+        try {
+          const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
+          for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
+          for (const id of profiles) this.display.delete(id);
+          this.watermark = xmin;
+          if (changes.length > 0 || profiles.length > 0 || !sameMembers(this.finalized, finalized))
+            this.version++;
+          this.finalized = new Set(finalized);
+          for (const week of finalized) this.drop(week);
+          this.seenChanges = writesSeen;
+          this.applied = index;
+        } finally {
+          if (this.current?.index === index) this.current = null;
+        }
       });
     }
     return this.nextPull;
@@ -120,6 +176,7 @@ export class RankCache {
     // the watermark, so the next feed read re-applies it with its newest value.
     const index = RankIndex.from(await loadWeekSp(this.q, week));
     this.weeks.set(week, index);
+    this.version++;
     this.lastUse.set(week, Date.now());
     this.evict();
     return index;
@@ -132,4 +189,8 @@ export class RankCache {
       this.drop(oldest[0]);
     }
   }
+}
+
+function sameMembers(a: ReadonlySet<number>, b: number[]): boolean {
+  return a.size === b.length && b.every((x) => a.has(x));
 }
