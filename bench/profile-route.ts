@@ -18,7 +18,7 @@ import { insertSession } from "../src/auth/auth.repository.js";
 import { signSessionToken } from "../src/auth/session-token.js";
 import { openDatabase } from "../src/db/client.js";
 import { createScratchPostgres } from "../test/db.js";
-import { BENCH_SEASON, buildDataset } from "./dataset.js";
+import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -45,7 +45,7 @@ async function main() {
   if (engine === "pglite") dataDir = mkdtempSync(join(tmpdir(), "profile-pglite-"));
   else scratch = await createScratchPostgres();
   const databaseUrl = scratch?.url ?? null;
-  const database = await openDatabase({ databaseUrl, dataDir });
+  const database = await openDatabase({ databaseUrl, dataDir, statementTimeoutMs: BENCH_SQL_TIMEOUT_MS });
   await buildDataset(database, players, log);
   const key = new TextEncoder().encode(JWT_SECRET);
   const cookies: string[] = [];

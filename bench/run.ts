@@ -24,6 +24,7 @@ import { mulberry32 } from "../src/shared/prng.js";
 import { createScratchPostgres } from "../test/db.js";
 import {
   BENCH_SEASON,
+  BENCH_SQL_TIMEOUT_MS,
   buildDataset,
   buildSettleEvent,
   ledgerWeekSp,
@@ -117,7 +118,7 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
   if (engine === "pglite") dataDir = mkdtempSync(join(tmpdir(), "bench-pglite-"));
   else scratch = await createScratchPostgres();
   const databaseUrl = scratch?.url ?? null;
-  const database = await openDatabase({ databaseUrl, dataDir });
+  const database = await openDatabase({ databaseUrl, dataDir, statementTimeoutMs: BENCH_SQL_TIMEOUT_MS });
   await buildDataset(database, players, log);
   await buildSettleEvent(database, settleCount, players);
   const { start, end } = weekBounds(season, W);
@@ -306,7 +307,12 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
     if (wrongAnswers > 0) log(`  ${wrongAnswers} write answers were not what the bench sent`);
     if (databaseUrl) {
       // PostgreSQL allows a second client: the ledger itself must equal what the bench tracked.
-      const live = await openDatabase({ databaseUrl, dataDir: null, poolSize: 1 });
+      const live = await openDatabase({
+        databaseUrl,
+        dataDir: null,
+        poolSize: 1,
+        statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+      });
       mismatches += compareMaps("ledger (live) vs tracked", await ledgerWeekSp(live, start, end), tracked);
       await live.close();
     }
@@ -316,7 +322,12 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
     // Restart (ranks must survive it); re-derive the reference from the ledger while the server is down.
     let peakRssMb = peakRss(server);
     await stopServer(server);
-    const verifyDb = await openDatabase({ databaseUrl, dataDir, poolSize: 1 });
+    const verifyDb = await openDatabase({
+      databaseUrl,
+      dataDir,
+      poolSize: 1,
+      statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+    });
     const reference = await ledgerWeekSp(verifyDb, start, end);
     await verifyDb.close();
     let afterRestart = compareMaps("ledger vs tracked", reference, tracked);

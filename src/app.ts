@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     season,
     incentiveMicro: config.protocolIncentiveMicro,
-    cache: config.rankCache ? new RankCache(db, database.changeCount) : null,
+    cache: config.rankCache ? new RankCache(db, database.changeCount, database.bulkDb) : null,
     feesIndexedThrough: feeProgress(config, db),
     prizeDistributor: prizeDistributorOf(config),
   };

@@ -44,11 +44,13 @@ export class RankCache {
 
   /**
    * `changeCount` (embedded database only) counts completed writes: when it has not moved since the last feed
-   * read, nothing changed and a sync needs no query.
+   * read, nothing changed and a sync needs no query. A week's first load (a million rows) runs on `bulkQ`
+   * (Database.bulkDb: its statement bound is made for work of that size); feed reads run on `q`.
    */
   constructor(
     private readonly q: Queryable,
     private readonly changeCount?: () => number,
+    private readonly bulkQ: Queryable = q,
     private readonly maxWeeks = 4,
   ) {}
 
@@ -174,7 +176,7 @@ export class RankCache {
     if (loaded) return loaded;
     // No feed read runs meanwhile; a change after this load's snapshot comes from a transaction at or above
     // the watermark, so the next feed read re-applies it with its newest value.
-    const index = RankIndex.from(await loadWeekSp(this.q, week));
+    const index = RankIndex.from(await loadWeekSp(this.bulkQ, week));
     this.weeks.set(week, index);
     this.version++;
     this.lastUse.set(week, Date.now());
