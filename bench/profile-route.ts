@@ -7,18 +7,22 @@
  * 4 connections), `mixed` (ladder and /me while 500 rows/s of ingest run). Prints each load's req/s and p99. A
  * profiling aid beside `bench/run.ts`, not part of the BENCH figures.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { insertSession } from "../src/auth/auth.repository.js";
-import { signSessionToken } from "../src/auth/session-token.js";
 import { openDatabase } from "../src/db/client.js";
 import { createScratchPostgres } from "../test/db.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
+import {
+  ADMIN_HEADERS,
+  FINALIZE_HEADERS,
+  fetchJson,
+  sessionCookies,
+  startServer,
+  stopServer,
+} from "./service.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,10 +37,6 @@ const players = Number(args.players);
 const seconds = Number(args.seconds);
 const engine = args.engine === "postgres" ? "postgres" : "pglite";
 const W = BENCH_SEASON.liveWeek;
-const ADMIN_TOKEN = "bench-admin-token";
-const FINALIZE_SECRET = "bench-finalize-secret";
-const JWT_SECRET = "bench-jwt-secret-0123456789abcdef0123456789";
-const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main() {
@@ -47,15 +47,10 @@ async function main() {
   const databaseUrl = scratch?.url ?? null;
   const database = await openDatabase({ databaseUrl, dataDir, statementTimeoutMs: BENCH_SQL_TIMEOUT_MS });
   await buildDataset(database, players, log);
-  const key = new TextEncoder().encode(JWT_SECRET);
-  const cookies: string[] = [];
-  for (let id = 1; id <= Math.min(1000, players); id++) {
-    const { token, claims } = await signSessionToken(key, String(id), new Date(BENCH_SEASON.now));
-    await insertSession(database.db, claims.sessionId, BigInt(id), claims.expiresAt);
-    cookies.push(`session=${token}`);
-  }
+  const ids = Array.from({ length: Math.min(1000, players) }, (_, i) => i + 1);
+  const cookies = [...(await sessionCookies(database, ids)).values()];
   await database.close();
-  const { base, server } = await startServer(databaseUrl, dataDir);
+  const { base, server } = await startServer(databaseUrl, dataDir, args.prof);
   try {
     await fetchJson(`${base}/api/admin/clock`, {
       method: "PUT",
@@ -65,7 +60,7 @@ async function main() {
     for (let w = 0; w < W; w++)
       await fetchJson(`${base}/api/competition/finalize?week=${w}`, {
         method: "POST",
-        headers: { "x-competition-finalize-secret": FINALIZE_SECRET },
+        headers: FINALIZE_HEADERS,
       });
     await fetchJson(`${base}/api/competition/leaderboard?week=${W}&limit=50`);
     let next = 0;
@@ -143,72 +138,6 @@ async function main() {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     if (scratch) await scratch.drop();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-async function startServer(url: string | null, dataDir: string | null) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const profile = args.prof ? ["--cpu-prof", `--cpu-prof-dir=${args.prof}`] : [];
-  const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...(url ? { DATABASE_URL: url } : { DATABASE_URL: "", DATA_DIR: dataDir! }),
-      REDIS_URL: "",
-      CHAMPIONS_SEASON_START_ISO: BENCH_SEASON.seasonStart,
-      CHAMPIONS_WEEK_ONE_START_ISO: BENCH_SEASON.weekOneStart,
-      ADMIN_TOKEN,
-      FINALIZE_SECRET,
-      JWT_SECRET,
-      TEST_CLOCK: "1",
-      BENCH_CEILING: "on",
-      PROTOCOL_INCENTIVE_USDC: "500",
-      RATE_LIMIT_READ_PER_MIN: "1000000000",
-      RATE_LIMIT_WRITE_PER_MIN: "1000000000",
-      RATE_LIMIT_AUTH_PER_MIN: "1000000000",
-      RATE_LIMIT_FINALIZE_PER_MIN: "1000000000",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return { base, server };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not become ready");
-}
-
-async function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await exited;
-}
-
-async function fetchJson(url: string, init?: RequestInit): Promise<any> {
-  const res = await fetch(url, init);
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${url} → ${res.status} ${JSON.stringify(body)}`);
-  return body;
 }
 
 main().catch((err) => {

@@ -9,15 +9,12 @@
  * wrote), live and after a restart (exit 1 on any mismatch). Prints a table, then one `BENCH {json}` line per
  * engine. docs/performance.md describes it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { insertSession } from "../src/auth/auth.repository.js";
-import { signSessionToken } from "../src/auth/session-token.js";
 import { weekBounds } from "../src/competition/calendar.js";
 import { openDatabase } from "../src/db/client.js";
 import { mulberry32 } from "../src/shared/prng.js";
@@ -31,6 +28,14 @@ import {
   SETTLE_EVENT,
   settleAwards,
 } from "./dataset.js";
+import {
+  ADMIN_HEADERS,
+  FINALIZE_HEADERS,
+  fetchJson,
+  sessionCookies,
+  startServer,
+  stopServer,
+} from "./service.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -49,29 +54,13 @@ const MIXED_INGEST_RPS = 500;
 const seconds = quick ? 3 : 10;
 const CONNECTIONS = 50;
 const SAMPLE = 1000;
-const ADMIN_TOKEN = "bench-admin-token";
-const FINALIZE_SECRET = "bench-finalize-secret";
-const JWT_SECRET = "bench-jwt-secret-0123456789abcdef0123456789";
 const season = {
   seasonStart: new Date(BENCH_SEASON.seasonStart),
   weekOneStart: new Date(BENCH_SEASON.weekOneStart),
 };
 const W = BENCH_SEASON.liveWeek;
-const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-const FIN = { "x-competition-finalize-secret": FINALIZE_SECRET };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 interface EngineResult {
   engine: "pglite" | "postgres";
@@ -136,23 +125,20 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
   const sampleIds = new Set<number>();
   for (const e of initial.slice(0, 40)) sampleIds.add(Number(e.userId));
   while (sampleIds.size < Math.min(SAMPLE, players)) sampleIds.add(1 + Math.floor(rnd() * players));
-  const key = new TextEncoder().encode(JWT_SECRET);
-  const cookies = new Map<number, string>();
-  for (const id of sampleIds) {
-    const { token, claims } = await signSessionToken(key, String(id), new Date(BENCH_SEASON.now));
-    await insertSession(database.db, claims.sessionId, BigInt(id), claims.expiresAt);
-    cookies.set(id, `session=${token}`);
-  }
+  const cookies = await sessionCookies(database, sampleIds);
   await database.close();
   const buildSec = (Date.now() - buildStart) / 1000;
 
-  let { base, server } = await startServer(engine, databaseUrl, dataDir);
+  let { base, server } = await startServer(databaseUrl, dataDir, process.env.BENCH_CPU_PROF);
   try {
     await setClock(base, BENCH_SEASON.now);
 
     // As in production, only the live week is unfinalized: finalize the ten earlier weeks (10,000 players each).
     for (let w = 0; w < W; w++)
-      await fetchJson(`${base}/api/competition/finalize?week=${w}`, { method: "POST", headers: FIN });
+      await fetchJson(`${base}/api/competition/finalize?week=${w}`, {
+        method: "POST",
+        headers: FINALIZE_HEADERS,
+      });
 
     let t = Date.now();
     await fetchJson(`${base}/api/competition/leaderboard?week=${W}&limit=50`);
@@ -331,7 +317,7 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
     const reference = await ledgerWeekSp(verifyDb, start, end);
     await verifyDb.close();
     let afterRestart = compareMaps("ledger vs tracked", reference, tracked);
-    ({ base, server } = await startServer(engine, databaseUrl, dataDir));
+    ({ base, server } = await startServer(databaseUrl, dataDir, process.env.BENCH_CPU_PROF));
     await setClock(base, BENCH_SEASON.now);
     afterRestart += await checkService(base, reference, sampleCookies, "after restart");
 
@@ -340,7 +326,7 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
     t = Date.now();
     const finalized = await fetchJson(`${base}/api/competition/finalize?week=${W}`, {
       method: "POST",
-      headers: FIN,
+      headers: FINALIZE_HEADERS,
     });
     const finalizeSec = (Date.now() - t) / 1000;
     log(
@@ -540,47 +526,6 @@ function peakRss(p: ChildProcess): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-async function startServer(engine: "pglite" | "postgres", url: string | null, dataDir: string | null) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const profile = process.env.BENCH_CPU_PROF
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...(engine === "postgres" ? { DATABASE_URL: url! } : { DATABASE_URL: "", DATA_DIR: dataDir! }),
-      REDIS_URL: "",
-      CHAMPIONS_SEASON_START_ISO: BENCH_SEASON.seasonStart,
-      CHAMPIONS_WEEK_ONE_START_ISO: BENCH_SEASON.weekOneStart,
-      ADMIN_TOKEN,
-      FINALIZE_SECRET,
-      JWT_SECRET,
-      TEST_CLOCK: "1",
-      BENCH_CEILING: "on",
-      PROTOCOL_INCENTIVE_USDC: "500",
-      RATE_LIMIT_READ_PER_MIN: "1000000000",
-      RATE_LIMIT_WRITE_PER_MIN: "1000000000",
-      RATE_LIMIT_AUTH_PER_MIN: "1000000000",
-      RATE_LIMIT_FINALIZE_PER_MIN: "1000000000",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  await waitReady(base, server);
-  return { base, server };
-}
-
-async function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await exited;
-}
-
 async function load(opts: Parameters<typeof autocannon>[0]) {
   const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
   const path = opts.requests?.[0]?.path ?? new URL(opts.url).pathname + new URL(opts.url).search;
@@ -588,27 +533,6 @@ async function load(opts: Parameters<typeof autocannon>[0]) {
     `  ${path}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors`,
   );
   return r;
-}
-
-async function fetchJson(url: string, init?: RequestInit): Promise<any> {
-  const res = await fetch(url, init);
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${url} → ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function waitReady(base: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not become ready");
 }
 
 function table(results: EngineResult[]): string {
