@@ -28,20 +28,23 @@ export async function insertSession(
   await q.insert(sessions).values({ id, userId, expiresAt });
 }
 
+/** Session `id` exists, belongs to `userId`, is not revoked and not expired at `now`. */
+function isActiveSession(id: string, userId: bigint, now: Date) {
+  return and(
+    eq(sessions.id, id),
+    eq(sessions.userId, userId),
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, now),
+  );
+}
+
 /** The session's user when the session exists, belongs to that user, is not revoked and not expired (one query). */
 export async function findActiveSessionUser(q: Queryable, id: string, userId: bigint, now: Date) {
   const [row] = await q
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, id),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    );
+    .where(isActiveSession(id, userId, now));
   return row?.user ?? null;
 }
 
@@ -58,14 +61,7 @@ export async function findActiveSessionExpiry(
   const [row] = await q
     .select({ expiresAt: sessions.expiresAt })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, id),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    );
+    .where(isActiveSession(id, userId, now));
   return row?.expiresAt ?? null;
 }
 
