@@ -153,9 +153,8 @@ export const competitionLeaderboardSnapshots = pgTable(
     week: integer("week").notNull(),
     ladder: text("ladder").notNull(),
     position: integer("position").notNull(),
-    userId: bigint("user_id", { mode: "bigint" })
-      .notNull()
-      .references(() => users.id),
+    /** No foreign key: copied from week_user_sp (which has one) in finalize's transaction (migration 0011). */
+    userId: bigint("user_id", { mode: "bigint" }).notNull(),
     competitiveSp: bigint("competitive_sp", { mode: "number" }).notNull(),
     rank: integer("rank").notNull(),
     withinCutoff: boolean("within_cutoff").notNull(),
