@@ -14,29 +14,26 @@
  *   the feed API: whichever records a fee first wins); a reorganisation deletes the indexer's records above the
  *   fork, so the pool estimate follows the chain.
  */
-import { type Address, decodeEventLog, type PublicClient } from "viem";
-import type { Clock } from "../clock.js";
-import type { Db, Queryable } from "../db/client.js";
+import { type Address, decodeEventLog } from "viem";
+import type { Queryable } from "../db/client.js";
 import { type ChainFee, recordChainFees, removeChainFeesAbove } from "../fees/record-fee.js";
 import { storedBlocks } from "./chain.repository.js";
 import { type FeeEvent, toMicroUsdc } from "./fee-event.js";
-import type { Finality } from "./finality.js";
-import type { LeaderLock } from "./leader-lock.js";
-import { type ChainLog, type IndexRun, indexLogs, type LogStream, logPlace } from "./log-indexer.js";
+import {
+  type ChainLog,
+  type IndexRun,
+  indexLogs,
+  type LogIndexerDeps,
+  type LogStream,
+  logPlace,
+} from "./log-indexer.js";
 
-export interface FeeIndexerDeps {
-  db: Db;
-  clock: Clock;
-  client: PublicClient;
-  chainId: number;
+export interface FeeIndexerDeps extends LogIndexerDeps {
   /** Lower-case addresses of the contracts whose fee events are read. */
   addresses: Address[];
   event: FeeEvent;
-  finality: Finality;
   /** Where to start when no cursor is stored (the contracts' deployment block). */
   fromBlock: bigint;
-  blockRange: number;
-  lock: LeaderLock;
   log?: { warn(details: object, message: string): void };
 }
 

@@ -9,31 +9,27 @@
  * - A week beyond MAX_WEEK or an amount beyond 64 bits cannot be a prize of this service (the distributor's owner
  *   sets only the service's roots): such a log is logged and not stored; indexing carries on.
  */
-import { type Address, decodeEventLog, encodeEventTopics, type Hex, type PublicClient } from "viem";
-import type { Clock } from "../clock.js";
+import { type Address, decodeEventLog, encodeEventTopics, type Hex } from "viem";
 import {
   type PrizeClaimRecord,
   recordPrizeClaims,
   removePrizeClaimsAbove,
 } from "../competition/prize-claims.js";
 import { MAX_WEEK } from "../competition/schema.js";
-import type { Db } from "../db/client.js";
-import type { Finality } from "./finality.js";
-import type { LeaderLock } from "./leader-lock.js";
-import { type ChainLog, type IndexRun, indexLogs, type LogStream, logPlace } from "./log-indexer.js";
+import {
+  type ChainLog,
+  type IndexRun,
+  indexLogs,
+  type LogIndexerDeps,
+  type LogStream,
+  logPlace,
+} from "./log-indexer.js";
 import { prizeDistributorAbi } from "./prize-distributor-abi.js";
 
-export interface PrizeClaimIndexerDeps {
-  db: Db;
-  clock: Clock;
-  client: PublicClient;
-  chainId: number;
+export interface PrizeClaimIndexerDeps extends LogIndexerDeps {
   /** The distributor's address. */
   contract: Address;
-  finality: Finality;
   fromBlock: bigint;
-  blockRange: number;
-  lock: LeaderLock;
   log?: { warn(details: object, message: string): void };
 }
 
