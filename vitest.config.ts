@@ -25,7 +25,12 @@ export default defineConfig({
         test: {
           ...common,
           name: "unit",
-          include: ["src/**/*.test.ts", "test/**/*.test.ts", "web/src/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "test/**/*.test.ts",
+            "web/src/**/*.test.ts",
+            "contracts/**/*.test.ts",
+          ],
           exclude: storage,
         },
       },

@@ -4,18 +4,13 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
+import { competitionDepsFor } from "./app-deps.js";
 import { oidcVerifier } from "./auth/oidc.js";
 import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
-import {
-  chainInfoDeps,
-  feeProgress,
-  onchainBetDeps,
-  prizeDistributorOf,
-  quoteDeps,
-} from "./chain/chain-deps.js";
+import { chainInfoDeps, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
 import { cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
@@ -38,6 +33,7 @@ import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
+import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
@@ -91,16 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
-  const competition: CompetitionDeps = {
-    db,
-    bulkDb: database.bulkDb,
+  const competition: CompetitionDeps = competitionDepsFor(
+    config,
+    database,
     clock,
-    season,
-    incentiveMicro: config.protocolIncentiveMicro,
-    cache: config.rankCache ? new RankCache(db, database.changeCount, database.bulkDb) : null,
-    feesIndexedThrough: feeProgress(config, db),
-    prizeDistributor: prizeDistributorOf(config),
-  };
+    config.rankCache ? new RankCache(db, database.changeCount, database.bulkDb) : null,
+  );
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
@@ -130,10 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     raffle: { db, clock, season, prizeSp: config.rafflePrizeSp },
     daily: { db, clock, amount: config.dailyCredits },
   });
-  await app.register(predictionRoutes, {
-    deps: onchainBetDeps(config, db, clock, app.log),
-    quotes: quoteDeps(config, db, clock),
-  });
+  const onchainBets = onchainBetDeps(config, db, clock, app.log);
+  await app.register(predictionRoutes, { deps: onchainBets, quotes: quoteDeps(config, db, clock) });
+  await app.register(reconcileRoutes, { deps: onchainBets, adminToken: config.adminToken });
   await app.register(chainRoutes, { deps: chainInfoDeps(config) });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);

@@ -1,16 +1,21 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEV_DEFAULTS, loadConfig } from "./config.js";
 
 type Env = Record<string, string | undefined>;
+
+/** A secret made now: production refuses any written in this repository, this file included. */
+const fresh = (bytes: number) => randomBytes(bytes).toString("hex");
 
 /** A complete, valid production environment: nothing is left to a default. */
 const PRODUCTION: Env = {
   NODE_ENV: "production",
   CHAMPIONS_SEASON_START_ISO: "2027-03-01T00:00:00.000Z", // Mon 2027-03-01
   CHAMPIONS_WEEK_ONE_START_ISO: "2027-03-09T00:00:00.000Z", // Tue 2027-03-09
-  FINALIZE_SECRET: "prod-finalize-secret-7c1e",
-  ADMIN_TOKEN: "prod-admin-token-41bd",
-  JWT_SECRET: "prod-jwt-secret-0123456789abcdef0123", // 36 bytes
+  FINALIZE_SECRET: fresh(12),
+  ADMIN_TOKEN: fresh(12),
+  JWT_SECRET: fresh(20), // 40 bytes of hex
 };
 
 /** The ConfigError thrown by loadConfig(env); fails the test when it does not throw one. */
@@ -299,9 +304,9 @@ describe("loadConfig under NODE_ENV=production", () => {
     expect(c.env).toBe("production");
     expect(c.seasonStart.toISOString()).toBe("2027-03-01T00:00:00.000Z");
     expect(c.weekOneStart.toISOString()).toBe("2027-03-09T00:00:00.000Z");
-    expect(c.finalizeSecret).toBe("prod-finalize-secret-7c1e");
-    expect(c.adminToken).toBe("prod-admin-token-41bd");
-    expect(c.jwtSecret).toBe("prod-jwt-secret-0123456789abcdef0123");
+    expect(c.finalizeSecret).toBe(PRODUCTION.FINALIZE_SECRET);
+    expect(c.adminToken).toBe(PRODUCTION.ADMIN_TOKEN);
+    expect(c.jwtSecret).toBe(PRODUCTION.JWT_SECRET);
     expect(c.testClock).toBe(false);
     expect(c.logLevel).toBe("info");
   });
@@ -326,6 +331,27 @@ describe("loadConfig under NODE_ENV=production", () => {
     const message = expectRefused({ ...PRODUCTION, [name]: value }, name);
     expect(message).not.toContain(value);
   });
+
+  it.each([
+    // The test app's values (test/app.ts): public text, like everything in the repository.
+    ["FINALIZE_SECRET", "test-finalize-secret"],
+    ["ADMIN_TOKEN", "test-admin-token"],
+    ["JWT_SECRET", "test-jwt-secret-0123456789abcdef0123456789"],
+  ])(
+    "refuses a %s written in this repository, naming a file that holds it and not the value",
+    (name, value) => {
+      const message = expectRefused({ ...PRODUCTION, [name]: value }, name);
+      const file =
+        /^\w+: is written in this repository \(([^)]+)\): anyone can read it; refused in production$/.exec(
+          message,
+        )?.[1];
+      expect(file).toBeDefined();
+      expect(readFileSync(new URL(`../${file}`, import.meta.url), "utf8")).toContain(value);
+      expect(message).not.toContain(value);
+      // Development takes it.
+      expect(() => loadConfig({ [name]: value })).not.toThrow();
+    },
+  );
 
   it("still requires JWT_SECRET to be at least 32 bytes", () => {
     expectRefused({ ...PRODUCTION, JWT_SECRET: "short-but-not-the-default" }, "JWT_SECRET");

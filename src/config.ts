@@ -7,6 +7,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./chain/fee-event.js";
 import { signerKeyProblem } from "./chain/signer-key.js";
 import { validateSeason } from "./competition/calendar.js";
+import { writtenInRepository } from "./shared/known-secrets.js";
 import { parseUsdc } from "./shared/money.js";
 
 export class ConfigError extends Error {}
@@ -62,6 +63,11 @@ export interface Config {
   feeIndexer: FeeIndexerConfig | null;
   /** The odds signer of version-2 quotes; null when ODDS_SIGNER_PRIVATE_KEY is unset (no quotes served). */
   quotes: QuoteConfig | null;
+  /**
+   * The payout signer of version-2 winnings and refunds (PAYOUT_SIGNER_PRIVATE_KEY); required with
+   * CHAIN_VERIFIER=rpc, null otherwise (a trusted v2 claim is then only recorded).
+   */
+  payouts: PayoutConfig | null;
   /** The Champions prize distributor (PRIZE_DISTRIBUTOR_ADDRESS) and its PrizeClaimed indexer; null when unset. */
   prizeDistributor: PrizeDistributorConfig | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
@@ -132,6 +138,9 @@ function secret(env: Env, name: string, dflt: string, production: boolean, minLe
   }
   if (production && raw === dflt) fail(name, "must not be the development default in production");
   if (Buffer.byteLength(raw) < minLength) fail(name, `must be at least ${minLength} bytes`);
+  const written = production ? writtenInRepository(raw) : null;
+  if (written)
+    fail(name, `is written in this repository (${written}): anyone can read it; refused in production`);
   return raw;
 }
 
@@ -189,6 +198,14 @@ export interface QuoteConfig {
   ttlSeconds: number;
 }
 
+export interface PayoutConfig {
+  signerKey: Hex;
+  /** The signer's address, checksummed: published at GET /api/chain/info and set in the contract. */
+  signer: Address;
+  /** How long a voucher can be used (an expired one is signed again on the next claim). */
+  ttlSeconds: number;
+}
+
 export const DEFAULT_CONFIRMATIONS = 3;
 export const DEFAULT_QUOTE_TTL_SECONDS = 60;
 
@@ -205,6 +222,7 @@ interface ChainSettings {
   betIndexer: Config["betIndexer"];
   feeIndexer: FeeIndexerConfig | null;
   quotes: QuoteConfig | null;
+  payouts: PayoutConfig | null;
   prizeDistributor: PrizeDistributorConfig | null;
 }
 
@@ -241,6 +259,15 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
   }
   const ttlSeconds = int(env, "QUOTE_TTL_SECONDS", DEFAULT_QUOTE_TTL_SECONDS, 5, 3600);
   const quotesOn = signerKey !== undefined;
+  const payoutKey = str(env, "PAYOUT_SIGNER_PRIVATE_KEY");
+  if (payoutKey !== undefined) {
+    const problem = signerKeyProblem(payoutKey, production);
+    if (problem) fail("PAYOUT_SIGNER_PRIVATE_KEY", problem);
+    if (signerKey !== undefined && BigInt(payoutKey) === BigInt(signerKey)) {
+      fail("PAYOUT_SIGNER_PRIVATE_KEY", "must be a key of its own, not ODDS_SIGNER_PRIVATE_KEY");
+    }
+  }
+  const voucherTtl = int(env, "PAYOUT_VOUCHER_TTL_SECONDS", 86_400, 60, 30 * 86_400);
 
   const feeAddressesRaw = str(env, "FEE_CONTRACT_ADDRESSES");
   const feeAddresses = feeAddressesRaw?.split(",").map((a) => a.trim());
@@ -270,9 +297,13 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
     betIndexer: null,
     feeIndexer: null,
     quotes: null,
+    payouts: null,
     prizeDistributor: null,
   };
-  if (!verifier && !indexer && !quotesOn && !prizesOn) return off;
+  if (!verifier && !indexer && !quotesOn && !prizesOn) {
+    if (payoutKey !== undefined) fail("PAYOUT_SIGNER_PRIVATE_KEY", "is used only with CHAIN_VERIFIER=rpc");
+    return off;
+  }
   const uses =
     "is required when CHAIN_VERIFIER=rpc, FEE_INDEXER=on, ODDS_SIGNER_PRIVATE_KEY or PRIZE_DISTRIBUTOR_ADDRESS is set";
   if (str(env, "CHAIN_ID") === undefined) fail("CHAIN_ID", uses);
@@ -287,6 +318,12 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
   }
   if (verifier && !quotesOn) {
     fail("ODDS_SIGNER_PRIVATE_KEY", "is required when CHAIN_VERIFIER=rpc (bets count only at quoted odds)");
+  }
+  if (verifier && payoutKey === undefined) {
+    fail("PAYOUT_SIGNER_PRIVATE_KEY", "is required when CHAIN_VERIFIER=rpc (the chain pays winnings)");
+  }
+  if (!verifier && payoutKey !== undefined) {
+    fail("PAYOUT_SIGNER_PRIVATE_KEY", "is used only with CHAIN_VERIFIER=rpc");
   }
   if ((verifier || quotesOn) && !acceptedChainIds.includes(chainId)) {
     const ids = acceptedChainIds.join(",");
@@ -316,6 +353,14 @@ function chainSettings(env: Env, production: boolean, acceptedChainIds: number[]
           ttlSeconds,
         }
       : null,
+    payouts:
+      payoutKey !== undefined
+        ? {
+            signerKey: payoutKey.toLowerCase() as Hex,
+            signer: getAddress(privateKeyToAddress(payoutKey as Hex)),
+            ttlSeconds: voucherTtl,
+          }
+        : null,
     prizeDistributor: distributor
       ? { contract: distributor, fromBlock: prizeFrom, blockRange: prizeRange }
       : null,

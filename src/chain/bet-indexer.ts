@@ -6,7 +6,7 @@
  * after a reorganisation, the bets read above the fork are orphaned and their SP reversed.
  */
 import type { Address, PublicClient } from "viem";
-import type { Db } from "../db/client.js";
+import type { Db, Queryable } from "../db/client.js";
 import {
   type ChainBetsDeps,
   orphanChainBetsAbove,
@@ -14,6 +14,7 @@ import {
   recordChainBets,
 } from "../predictions/record-chain-bets.js";
 import { BET_PLACED_TOPIC, decodeBetLogs } from "./bet-logs.js";
+import { storedBlocks } from "./chain.repository.js";
 import type { Finality } from "./finality.js";
 import type { LeaderLock } from "./leader-lock.js";
 import { type IndexRun, indexLogs, type LogStream } from "./log-indexer.js";
@@ -53,6 +54,15 @@ export function betStream(deps: BetIndexerDeps): LogStream {
     },
     rollback: (tx, after) => orphanChainBetsAbove(tx, bets, { chainId, contract, after }),
   };
+}
+
+/** The time of the newest final block the bet indexer has read (null before its first range). */
+export async function betsIndexedThrough(
+  q: Queryable,
+  bets: { chainId: number; contract: string },
+): Promise<Date | null> {
+  const [newest] = await storedBlocks(q, betCursorName(bets.chainId, bets.contract), 1);
+  return newest?.blockTime ?? null;
 }
 
 /** Indexes up to `maxRanges` ranges (default: until caught up), then returns what it did. */

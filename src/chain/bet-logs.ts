@@ -8,12 +8,12 @@
  *   under this chain and the emitting contract, and its signature gives the address that signed them.
  */
 import { type Address, decodeEventLog, encodeEventTopics, type Hex } from "viem";
+import { spBettingAbi } from "../../contracts/abi.js";
 import type { ChainBetLog } from "../predictions/record-chain-bets.js";
-import { bettingAbi } from "./betting-abi.js";
 import { quoteDigest, recoverQuoteSigner } from "./quote-typed-data.js";
 
 /** The first topic of BetPlaced. */
-export const BET_PLACED_TOPIC = encodeEventTopics({ abi: bettingAbi, eventName: "BetPlaced" })[0] as Hex;
+export const BET_PLACED_TOPIC = encodeEventTopics({ abi: spBettingAbi, eventName: "BetPlaced" })[0] as Hex;
 
 export interface RawBetLog {
   address: string;
@@ -40,7 +40,7 @@ export async function decodeBetLogs(chainId: number, logs: readonly RawBetLog[])
     };
     try {
       args = decodeEventLog({
-        abi: bettingAbi,
+        abi: spBettingAbi,
         eventName: "BetPlaced",
         data: log.data,
         topics: log.topics as [Hex, ...Hex[]],

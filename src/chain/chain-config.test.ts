@@ -1,33 +1,47 @@
 /**
  * The chain settings of loadConfig: CHAIN_VERIFIER, CHAIN_*, BETTING_CONTRACT_ADDRESS, USDC_ADDRESS, the odds
- * signer (ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS), the bet indexer, the fee indexer with its event and the
- * prize distributor (PRIZE_DISTRIBUTOR_ADDRESS, PRIZE_INDEXER_*).
+ * signer (ODDS_SIGNER_PRIVATE_KEY, QUOTE_TTL_SECONDS), the payout signer (PAYOUT_SIGNER_PRIVATE_KEY,
+ * PAYOUT_VOUCHER_TTL_SECONDS), the bet indexer, the fee indexer with its event and the prize distributor
+ * (PRIZE_DISTRIBUTOR_ADDRESS, PRIZE_INDEXER_*).
  */
+import { randomBytes } from "node:crypto";
 import { toHex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
-import { WELL_KNOWN_KEYS } from "./signer-key.js";
+import { DERIVED_ACCOUNTS, DEVELOPMENT_MNEMONICS, developmentKeys } from "../shared/known-secrets.js";
 
 const ADDRESS = "0x2946259E0334f33A064106302415aD3391BeD384";
 const OTHER = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 /** A random key (`openssl rand -hex 32`) and its address. */
 const KEY = "0x4442369ed0f9186ed28c3a7f804ca928593fedabb965d3322630570b19770f80";
 const SIGNER = "0x6144310dDb61C8A19634621ee19A4DC02eEa8d3a";
+/** Another random key, for the payout signer, and its address. */
+const PAYOUT_KEY = "0x9d0cbbc46d43d6b3a8cef3ad7e4a2b0b8a4c1f3e5d7b9a1c3e5f7092b4d6f8a1";
+const PAYOUT_SIGNER = privateKeyToAddress(PAYOUT_KEY);
 const RPC = {
   CHAIN_VERIFIER: "rpc",
   CHAIN_RPC_URL: "https://rpc.example.org/v1",
   BETTING_CONTRACT_ADDRESS: ADDRESS,
   CHAIN_ID: "8453",
   ODDS_SIGNER_PRIVATE_KEY: KEY,
+  PAYOUT_SIGNER_PRIVATE_KEY: PAYOUT_KEY,
 };
+/** Production secrets and keys made now: production refuses any written in this repository, this file included. */
+const fresh = () => randomBytes(20).toString("hex");
 const PRODUCTION = {
   NODE_ENV: "production",
   CHAMPIONS_SEASON_START_ISO: "2027-03-01T00:00:00.000Z",
   CHAMPIONS_WEEK_ONE_START_ISO: "2027-03-09T00:00:00.000Z",
-  FINALIZE_SECRET: "prod-finalize-secret-7c1e",
-  ADMIN_TOKEN: "prod-admin-token-41bd",
-  JWT_SECRET: "prod-jwt-secret-0123456789abcdef0123",
+  FINALIZE_SECRET: fresh(),
+  ADMIN_TOKEN: fresh(),
+  JWT_SECRET: fresh(),
+};
+const PRODUCTION_RPC = {
+  ...RPC,
+  ...PRODUCTION,
+  ODDS_SIGNER_PRIVATE_KEY: generatePrivateKey(),
+  PAYOUT_SIGNER_PRIVATE_KEY: generatePrivateKey(),
 };
 
 function refusal(env: Record<string, string>): string {
@@ -68,6 +82,7 @@ describe("chain configuration", () => {
       betIndexer: { fromBlock: 0n, blockRange: 2000 },
       feeIndexer: null,
       quotes: { signerKey: KEY, signer: SIGNER, ttlSeconds: 60 },
+      payouts: { signerKey: PAYOUT_KEY, signer: PAYOUT_SIGNER, ttlSeconds: 86_400 },
     });
   });
 
@@ -81,11 +96,13 @@ describe("chain configuration", () => {
       QUOTE_TTL_SECONDS: "30",
       BET_INDEXER_FROM_BLOCK: "777",
       BET_INDEXER_BLOCK_RANGE: "100",
+      PAYOUT_VOUCHER_TTL_SECONDS: "3600",
     });
     expect(c).toMatchObject({
       chain: { usdc: OTHER.toLowerCase(), confirmations: 12, finality: "confirmations", pollMs: 250 },
       betIndexer: { fromBlock: 777n, blockRange: 100 },
       quotes: { ttlSeconds: 30 },
+      payouts: { ttlSeconds: 3600 },
     });
   });
 
@@ -304,8 +321,24 @@ describe("chain configuration", () => {
     expect(refusal(env)).toContain(message);
   });
 
-  it("accepts the RPC verifier with a random odds signer key in production", () => {
-    expect(loadConfig({ ...RPC, ...PRODUCTION }).chainVerifier).toBe("rpc");
+  it("accepts the RPC verifier with random signer keys in production", () => {
+    expect(loadConfig(PRODUCTION_RPC).chainVerifier).toBe("rpc");
+  });
+
+  it("needs a payout signer of its own with the RPC verifier, and none without it", () => {
+    const { PAYOUT_SIGNER_PRIVATE_KEY: _, ...withoutPayout } = RPC;
+    expect(refusal(withoutPayout)).toBe(
+      "PAYOUT_SIGNER_PRIVATE_KEY: is required when CHAIN_VERIFIER=rpc (the chain pays winnings)",
+    );
+    expect(refusal({ ...RPC, PAYOUT_SIGNER_PRIVATE_KEY: KEY.toUpperCase().replace("0X", "0x") })).toBe(
+      "PAYOUT_SIGNER_PRIVATE_KEY: must be a key of its own, not ODDS_SIGNER_PRIVATE_KEY",
+    );
+    expect(refusal({ PAYOUT_SIGNER_PRIVATE_KEY: PAYOUT_KEY })).toBe(
+      "PAYOUT_SIGNER_PRIVATE_KEY: is used only with CHAIN_VERIFIER=rpc",
+    );
+    expect(refusal({ ...RPC, PAYOUT_VOUCHER_TTL_SECONDS: "59" })).toBe(
+      "PAYOUT_VOUCHER_TTL_SECONDS: must be between 60 and 2592000, got 59",
+    );
   });
 
   it("keeps CHAIN_VERIFIER=trust impossible in production", () => {
@@ -314,30 +347,45 @@ describe("chain configuration", () => {
     );
   });
 
+  const account = (mnemonic: string, i: number) =>
+    toHex(mnemonicToAccount(mnemonic, { addressIndex: i }).getHdKey().privateKey!);
+  const HARDHAT = DEVELOPMENT_MNEMONICS[0];
+  const GANACHE = DEVELOPMENT_MNEMONICS[1];
+
   it.each([
-    ["Hardhat / Anvil's first account", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"],
+    ["Hardhat / Anvil's first account", account(HARDHAT, 0), "an account of a development mnemonic"],
+    // The attack of issue 20: account 10, just past the ten accounts the tools hand out.
+    ["Hardhat / Anvil's account 10", account(HARDHAT, 10), "an account of a development mnemonic"],
+    ["Hardhat / Anvil's account 999", account(HARDHAT, 999), "an account of a development mnemonic"],
+    ["ganache --deterministic's account 42", account(GANACHE, 42), "an account of a development mnemonic"],
+    ["a test key (0x…02)", `0x${"2".padStart(64, "0")}`, "below 2^128: a hand-typed or test key"],
+    ["a key below 2^128", `0x${"0".repeat(32)}${"f".repeat(32)}`, "below 2^128: a hand-typed or test key"],
+    // The keys the chain tests write: patterns...
+    ["the chain tests' odds signer 0x0d…0d", `0x${"0d".repeat(32)}`, "a repeated pattern, not a random key"],
+    ["a chain test's wallet 0x77…77", `0x${"77".repeat(32)}`, "a repeated pattern, not a random key"],
+    ["a chain test's attacker 0xa7…a7", `0x${"a7".repeat(32)}`, "a repeated pattern, not a random key"],
+    // ...and a random one, written in this file (and so public).
     [
-      "ganache --deterministic's first account",
-      "0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d",
+      "a random key written in this repository",
+      KEY,
+      "written in this repository: src/chain/chain-config.test.ts",
     ],
-    ["a test key (0x…02)", `0x${"2".padStart(64, "0")}`],
-    ["a key below 2^128", `0x${"0".repeat(32)}${"f".repeat(32)}`],
-  ])("refuses %s as the odds signer in production (and accepts it in development)", (_, key) => {
-    expect(refusal({ ...RPC, ...PRODUCTION, ODDS_SIGNER_PRIVATE_KEY: key })).toBe(
-      "ODDS_SIGNER_PRIVATE_KEY: is a publicly known development key, refused in production",
+  ])("refuses %s as a signer in production (and accepts it in development)", (_, key, why) => {
+    expect(refusal({ ...PRODUCTION_RPC, ODDS_SIGNER_PRIVATE_KEY: key })).toBe(
+      `ODDS_SIGNER_PRIVATE_KEY: is a publicly known key (${why}), refused in production`,
     );
-    expect(loadConfig({ ...RPC, ODDS_SIGNER_PRIVATE_KEY: key }).quotes?.signerKey).toBe(key);
+    expect(refusal({ ...PRODUCTION_RPC, PAYOUT_SIGNER_PRIVATE_KEY: key })).toBe(
+      `PAYOUT_SIGNER_PRIVATE_KEY: is a publicly known key (${why}), refused in production`,
+    );
+    expect(loadConfig({ ...RPC, ODDS_SIGNER_PRIVATE_KEY: key }).quotes?.signerKey).toBe(key.toLowerCase());
   });
 
-  it("lists as well-known exactly the first ten keys of the Hardhat/Anvil and ganache development mnemonics", () => {
-    const derived = [
-      "test test test test test test test test test test test junk",
-      "myth like bonus scare over problem client lizard pioneer submit female collect",
-    ].flatMap((mnemonic) =>
-      Array.from({ length: 10 }, (_, i) =>
-        toHex(mnemonicToAccount(mnemonic, { addressIndex: i }).getHdKey().privateKey!),
-      ),
-    );
-    expect(WELL_KNOWN_KEYS).toEqual(derived);
+  it("takes as known the first 1,000 accounts of both development mnemonics, and not the next", () => {
+    expect(DERIVED_ACCOUNTS).toBe(1000);
+    const keys = developmentKeys();
+    expect(keys.size).toBe(2000);
+    expect(keys.has(account(HARDHAT, 0))).toBe(true);
+    expect(keys.has(account(GANACHE, 999))).toBe(true);
+    expect(keys.has(account(HARDHAT, 1000))).toBe(false);
   });
 });

@@ -8,15 +8,28 @@ import type { Db } from "../db/client.js";
 import { chainBetReaderFor, chainVerifierFor } from "../predictions/chain-verifier.js";
 import type { QuoteDeps } from "../predictions/quote-bet.js";
 import type { OnchainBetDeps } from "../predictions/report-onchain-bet.js";
+import { betsIndexedThrough } from "./bet-indexer.js";
 import { createChainClient } from "./chain-client.js";
 import { type ChainInfoDeps, contractUsdcReader } from "./chain-info.js";
+import { contractBalanceReader } from "./contract-balance.js";
 import { feesIndexedThrough } from "./fee-indexer.js";
 
 type WarnLog = { warn(details: object, message: string): void };
 
 /** The dependencies of the v2 bet use cases (routes, bet indexer). */
 export function onchainBetDeps(config: Config, db: Db, clock: Clock, log?: WarnLog): OnchainBetDeps {
+  const { chain, payouts } = config;
   return {
+    payouts:
+      payouts && chain?.rpcUrl && chain.contract
+        ? {
+            signerKey: payouts.signerKey,
+            chainId: chain.chainId,
+            contract: chain.contract,
+            ttlSeconds: payouts.ttlSeconds,
+            liquidity: contractBalanceReader(createChainClient(chain.rpcUrl), chain.contract, chain.usdc),
+          }
+        : null,
     db,
     clock,
     season: { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart },
@@ -53,6 +66,7 @@ export function chainInfoDeps(config: Config): ChainInfoDeps {
   return {
     chain,
     quotes: config.quotes,
+    payouts: config.payouts,
     prizeDistributor: config.chain ? (config.prizeDistributor?.contract ?? null) : null,
     contractUsdc:
       chain?.rpcUrl && chain.contract
@@ -66,6 +80,14 @@ export function chainInfoDeps(config: Config): ChainInfoDeps {
 export function feeProgress(config: Config, db: Db): (() => Promise<Date | null>) | null {
   const { chain, feeIndexer } = config;
   return chain && feeIndexer ? () => feesIndexedThrough(db, { chainId: chain.chainId, ...feeIndexer }) : null;
+}
+
+/** With the bet indexer on: the time up to which chain bets are recorded; null when it is off. */
+export function betProgress(config: Config, db: Db): (() => Promise<Date | null>) | null {
+  const { chain, betIndexer } = config;
+  return chain?.contract && betIndexer
+    ? () => betsIndexedThrough(db, { chainId: chain.chainId, contract: chain.contract! })
+    : null;
 }
 
 /** The configured prize distributor whose PrizeClaimed logs mark prizes claimed; null when none. */

@@ -2,21 +2,24 @@
  * `GET /api/chain/info`: what a client needs to place a version-2 bet (public, no sign-in).
  *
  * Contract:
- * - `chainId`, `bettingContract`, `usdc`, `oddsSigner`, `prizeDistributorAddress` are null when not configured;
+ * - `chainId`, `bettingContract`, `usdc`, `oddsSigner`, `payoutSigner`, `prizeDistributorAddress` are null when
+ *   not configured;
  *   addresses are checksummed.
  * - `usdc` is USDC_ADDRESS when set, else read once from the betting contract's `usdc()` (immutable there) and
  *   kept; while the node cannot answer it is null, asked again at most every 30 s and never waited on for more
  *   than 3 s.
  */
 import { type Address, getAddress, type PublicClient } from "viem";
-import type { ChainConfig, QuoteConfig } from "../config.js";
-import { bettingAbi } from "./betting-abi.js";
+import { spBettingAbi } from "../../contracts/abi.js";
+import type { ChainConfig, PayoutConfig, QuoteConfig } from "../config.js";
 
 export interface ChainInfo {
   chainId: number | null;
   bettingContract: string | null;
   usdc: string | null;
   oddsSigner: string | null;
+  /** The address whose payout vouchers the betting contract honours; null when not configured. */
+  payoutSigner: string | null;
   quoteTtlSeconds: number;
   confirmations: number;
   finality: "finalized" | "confirmations";
@@ -27,6 +30,7 @@ export interface ChainInfo {
 export interface ChainInfoDeps {
   chain: ChainConfig | null;
   quotes: QuoteConfig | null;
+  payouts: PayoutConfig | null;
   /** Lower-case address of the prize distributor; null when not configured. */
   prizeDistributor: string | null;
   /** Reads the USDC address from the contract; null when there is no node or contract to ask. */
@@ -43,6 +47,7 @@ export async function chainInfo(deps: ChainInfoDeps): Promise<ChainInfo> {
     bettingContract: chain?.contract ? getAddress(chain.contract) : null,
     usdc: configured ? getAddress(configured) : ((await deps.contractUsdc?.()) ?? null),
     oddsSigner: quotes?.signer ?? null,
+    payoutSigner: deps.payouts?.signer ?? null,
     quoteTtlSeconds: quotes?.ttlSeconds ?? deps.defaults.quoteTtlSeconds,
     confirmations: chain?.confirmations ?? deps.defaults.confirmations,
     finality: chain?.finality ?? "finalized",
@@ -58,7 +63,7 @@ export function contractUsdcReader(client: PublicClient, contract: Address): () 
     if (known || Date.now() < retryAt) return known;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const read = client.readContract({ address: contract, abi: bettingAbi, functionName: "usdc" });
+      const read = client.readContract({ address: contract, abi: spBettingAbi, functionName: "usdc" });
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error("usdc() timed out")), 3000);
       });

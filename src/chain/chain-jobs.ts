@@ -1,6 +1,6 @@
 /**
- * The chain's background jobs, as configured: with CHAIN_VERIFIER=rpc, the bet indexer; with FEE_INDEXER=on, the
- * fee indexer; with PRIZE_DISTRIBUTOR_ADDRESS, the prize-claim indexer. Each runs every CHAIN_POLL_MS on the one instance holding its leader lock (leader-lock.ts), at most
+ * The chain's background jobs, as configured: with CHAIN_VERIFIER=rpc, the bet indexer and the payout indexer;
+ * with FEE_INDEXER=on, the fee indexer; with PRIZE_DISTRIBUTOR_ADDRESS, the prize-claim indexer. Each runs every CHAIN_POLL_MS on the one instance holding its leader lock (leader-lock.ts), at most
  * 10 block ranges per run so a long catch-up still yields to shutdown. The server starts them after listening and
  * stops them before closing the database.
  */
@@ -14,6 +14,7 @@ import { indexFees } from "./fee-indexer.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
 import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
 import type { IndexRun } from "./log-indexer.js";
+import { indexPayouts } from "./payout-indexer.js";
 import { indexPrizeClaims } from "./prize-claim-indexer.js";
 
 export interface ChainJobsDeps {
@@ -26,6 +27,8 @@ export interface ChainJobsDeps {
 export interface ChainIndexers {
   /** One run of the bet indexer; null when CHAIN_VERIFIER is not rpc. */
   bets: (() => Promise<IndexRun>) | null;
+  /** One run of the payout indexer; null when CHAIN_VERIFIER is not rpc. */
+  payouts: (() => Promise<IndexRun>) | null;
   /** One run of the fee indexer; null when FEE_INDEXER=off. */
   fees: (() => Promise<IndexRun>) | null;
   /** One run of the prize-claim indexer; null without PRIZE_DISTRIBUTOR_ADDRESS. */
@@ -63,6 +66,18 @@ export function chainIndexers(deps: ChainJobsDeps, opts: { maxRanges?: number } 
           lock: lock(LOCK_KEYS.betIndexer),
         }
       : null;
+  const payoutDeps =
+    common && betDeps && config.payouts
+      ? {
+          ...common,
+          clock,
+          contract: betDeps.contract,
+          fromBlock: betDeps.fromBlock,
+          blockRange: betDeps.blockRange,
+          lock: lock(LOCK_KEYS.payoutIndexer),
+          log: deps.log,
+        }
+      : null;
   const feeDeps =
     common && config.feeIndexer
       ? {
@@ -90,6 +105,7 @@ export function chainIndexers(deps: ChainJobsDeps, opts: { maxRanges?: number } 
       : null;
   return {
     bets: betDeps && (() => indexBets(betDeps, opts)),
+    payouts: payoutDeps && (() => indexPayouts(payoutDeps, opts)),
     fees: feeDeps && (() => indexFees(feeDeps, opts)),
     prizeClaims: prizeDeps && (() => indexPrizeClaims(prizeDeps, opts)),
     release: async () => {
@@ -103,6 +119,7 @@ export function startChainJobs(deps: ChainJobsDeps): RunningJobs {
   const indexers = chainIndexers(deps, { maxRanges: 10 });
   const jobs: PollingJob[] = [];
   if (indexers.bets) jobs.push({ name: "bet-indexer", intervalMs: pollMs, run: indexers.bets });
+  if (indexers.payouts) jobs.push({ name: "payout-indexer", intervalMs: pollMs, run: indexers.payouts });
   if (indexers.fees) jobs.push({ name: "fee-indexer", intervalMs: pollMs, run: indexers.fees });
   if (indexers.prizeClaims) {
     jobs.push({ name: "prize-claim-indexer", intervalMs: pollMs, run: indexers.prizeClaims });

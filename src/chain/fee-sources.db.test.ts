@@ -18,6 +18,7 @@ import { indexFees } from "./fee-indexer.js";
 const ONLY_FEES = {
   CHAIN_VERIFIER: "none",
   ODDS_SIGNER_PRIVATE_KEY: "",
+  PAYOUT_SIGNER_PRIVATE_KEY: "",
   FEE_INDEXER: "on",
   CHAIN_CONFIRMATIONS: "2",
 };

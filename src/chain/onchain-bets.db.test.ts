@@ -17,8 +17,10 @@ import {
 } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spBettingAbi } from "../../contracts/abi.js";
+import { QUOTE_TYPES } from "../../contracts/typed-data.js";
 import { call, createTestApp, signIn, testConfig } from "../../test/app.js";
-import { ODDS_SIGNER, type SignedQuote } from "../../test/chain/betting-fixture.js";
+import { ODDS_SIGNER, PAYOUT_SIGNER, type SignedQuote } from "../../test/chain/betting-fixture.js";
 import {
   type ChainWorld,
   history,
@@ -41,9 +43,7 @@ import {
 } from "../../test/player-api.js";
 import { findPrediction } from "../predictions/predictions.repository.js";
 import { onchainMarketId } from "./bet-encoding.js";
-import { bettingAbi } from "./betting-abi.js";
 import { startChainJobs } from "./chain-jobs.js";
-import { QUOTE_TYPES } from "./quote-typed-data.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 const NOW_S = BigInt(NOW.getTime() / 1000);
@@ -81,7 +81,7 @@ async function revertOf(i: number, bet: SignedQuote, amount: bigint): Promise<st
   try {
     await w.chain.client.simulateContract({
       address: w.betting.betting,
-      abi: bettingAbi,
+      abi: spBettingAbi,
       functionName: "placeBet",
       args,
       account: w.chain.address(i),
@@ -90,12 +90,12 @@ async function revertOf(i: number, bet: SignedQuote, amount: bigint): Promise<st
     // Ganache answers a revert with JSON-RPC code -32000 and the revert data, which viem leaves undecoded.
     const withData = (err as BaseError).walk((e) => typeof (e as { data?: unknown }).data === "string");
     const data = (withData as { data?: Hex } | null)?.data;
-    name = data ? decodeErrorResult({ abi: bettingAbi, data }).errorName : "undecoded";
+    name = data ? decodeErrorResult({ abi: spBettingAbi, data }).errorName : "undecoded";
   }
   // And for real: the transaction is mined, reverted, and places nothing.
   const tx = await w.chain.send(i, {
     to: w.betting.betting,
-    data: encodeFunctionData({ abi: bettingAbi, functionName: "placeBet", args }),
+    data: encodeFunctionData({ abi: spBettingAbi, functionName: "placeBet", args }),
   });
   expect((await w.chain.client.getTransactionReceipt({ hash: tx })).status).toBe("reverted");
   return name;
@@ -225,6 +225,7 @@ describe("GET /api/chain/info", () => {
       bettingContract: w.betting.betting,
       usdc: w.betting.usdc,
       oddsSigner: ODDS_SIGNER,
+      payoutSigner: PAYOUT_SIGNER,
       quoteTtlSeconds: 3600,
       confirmations: 2,
       finality: "finalized",
@@ -240,6 +241,7 @@ describe("GET /api/chain/info", () => {
         bettingContract: null,
         usdc: null,
         oddsSigner: null,
+        payoutSigner: null,
         quoteTtlSeconds: 60,
         confirmations: 3,
         finality: "finalized",
@@ -341,6 +343,7 @@ describe("bets found on-chain", () => {
       txHash: tx,
       chainId: LOCAL_CHAIN_ID,
       rejectReason: null,
+      rejectMessage: null,
     });
     const receipt = await w.chain.client.getTransactionReceipt({ hash: tx });
     const stored = (await findPrediction(w.t.database.db, BigInt(prediction.id)))!;
@@ -432,11 +435,12 @@ describe("bets found on-chain", () => {
     await w.chain.mine(1);
     await w.index();
     const mine = await history(w.t, p.cookie);
-    expect(mine.map((x) => [x.txHash, x.status, x.rejectReason])).toEqual([
-      [after, "open", null],
+    expect(mine.map((x) => [x.txHash, x.status, x.rejectReason, x.rejectMessage])).toEqual([
+      [after, "open", null, null],
       [
         big,
         "rejected",
+        "STAKE_LIMIT",
         "stake 1000000.000001 USDC is outside the 0.000001 to 1000000 USDC a bet counts with",
       ],
     ]);
@@ -565,8 +569,9 @@ describe("kickoff", () => {
     await w.chain.mine(1);
     const prediction = await report(p, homeReport("k-late", tx));
     expect(prediction.status).toBe("rejected");
-    expect(prediction.rejectReason).toMatch(
-      /^the bet was mined at 2026-11-20T12:40:0\d\.000Z, not before kickoff$/,
+    expect(prediction.rejectReason).toBe("EVENT_CLOSED");
+    expect(prediction.rejectMessage).toMatch(
+      /^the bet was mined at 2026-11-20T12:40:0\d\.000Z, once betting on the event had closed at 2026-11-20T12:30:00\.000Z$/,
     );
   });
 });

@@ -10,6 +10,7 @@
  *   sets only the service's roots): such a log is logged and not stored; indexing carries on.
  */
 import { type Address, decodeEventLog, encodeEventTopics, type Hex } from "viem";
+import { prizeDistributorAbi } from "../../contracts/abi.js";
 import {
   type PrizeClaimRecord,
   recordPrizeClaims,
@@ -24,7 +25,6 @@ import {
   type LogStream,
   logPlace,
 } from "./log-indexer.js";
-import { prizeDistributorAbi } from "./prize-distributor-abi.js";
 
 export interface PrizeClaimIndexerDeps extends LogIndexerDeps {
   /** The distributor's address. */

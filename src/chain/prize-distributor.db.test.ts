@@ -25,16 +25,16 @@ import {
   type Hex,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prizeDistributorAbi } from "../../contracts/abi.js";
+import { compileContracts } from "../../contracts/compile.js";
 import { call, FINALIZE } from "../../test/app.js";
 import { OWNER } from "../../test/chain/betting-fixture.js";
 import { type ChainWorld, type Player, startChainWorld } from "../../test/chain/chain-world.js";
-import { compileContracts } from "../../test/chain/compile-contracts.js";
 import type { LocalChain } from "../../test/chain/local-chain.js";
 import { addSp, getData, putEvent } from "../../test/competition-api.js";
 import { dataOf } from "../../test/player-api.js";
 import { prizeRootCommand } from "../cli/commands.js";
 import { prizeClaims } from "../db/schema.js";
-import { prizeDistributorAbi } from "./prize-distributor-abi.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 const POOL = 100_000_001n;
@@ -118,6 +118,7 @@ beforeAll(async () => {
     env: {
       CHAIN_VERIFIER: "none",
       ODDS_SIGNER_PRIVATE_KEY: "",
+      PAYOUT_SIGNER_PRIVATE_KEY: "",
       CHAIN_CONFIRMATIONS: "2",
       PROTOCOL_INCENTIVE_USDC: "100.000001",
     },

@@ -46,7 +46,8 @@ describe("a bet whose block leaves the chain", () => {
       {
         id: reported.id,
         status: "rejected",
-        rejectReason: `block ${block} holding the bet left the canonical chain (reorganisation)`,
+        rejectReason: "REORGANISED",
+        rejectMessage: `block ${block} holding the bet left the canonical chain (reorganisation)`,
       },
     ]);
   });
@@ -80,7 +81,8 @@ describe("a bet whose block leaves the chain", () => {
       [signed.hash, "rejected"],
     ]);
     expect(mine[1]).toMatchObject({ id: first.id });
-    expect(mine[1]!.rejectReason).toMatch(
+    expect(mine[1]!.rejectReason).toBe("REORGANISED");
+    expect(mine[1]!.rejectMessage).toMatch(
       /^block \d+ holding the bet left the canonical chain \(reorganisation below block \d+\)$/,
     );
     // The report still answers the bet, now the new one.
@@ -103,6 +105,10 @@ describe("a finalized week", () => {
 
     w.t.clock.set(new Date("2026-12-01T00:00:00.000Z")); // Tue: week 3 has ended
     dataOf(await postResult(w.t, "o-final", { status: "finished", winningOutcome: "home" }));
+    // Finalize waits until the bet indexer has read final blocks past the end of week 3 (BETS_NOT_INDEXED).
+    await w.chain.setTime(new Date("2026-12-01T00:00:05.000Z"));
+    await w.chain.mine(3);
+    await w.index();
     for (const week of [0, 1, 2, 3]) {
       const res = await call(w.t.app, {
         method: "POST",

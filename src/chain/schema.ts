@@ -10,6 +10,7 @@ export const ChainInfoSchema = Type.Object({
   bettingContract: Address("the betting contract: approve USDC to it, then call placeBet"),
   usdc: Address("the USDC token bets are staked in"),
   oddsSigner: Address("the address that signs quotes (the contract's oddsSigner)"),
+  payoutSigner: Address("the address that signs payout vouchers (the contract's payoutSigner)"),
   quoteTtlSeconds: Type.Integer({ description: "how long a quote lasts (never past kickoff)" }),
   confirmations: Type.Integer({ description: "confirmations before a bet or fee counts" }),
   prizeDistributorAddress: Address("the Champions prize distributor: claim a finalized week's prize there"),

@@ -2,7 +2,7 @@
  * What every CLI command runs with: the database, the configuration and a clock. `main.ts` wires the real
  * ones; tests pass a test database, a test configuration and a pinned clock.
  */
-import { prizeDistributorOf } from "../chain/chain-deps.js";
+import { competitionDepsFor } from "../app-deps.js";
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
@@ -19,15 +19,9 @@ export function seasonOf(config: Config): Season {
   return { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
 }
 
-/** The competition use cases' dependencies, built exactly as the app builds them. */
+/** The competition use cases' dependencies, built exactly as the app builds them (the same finalize guards). */
 export function competitionDeps(ctx: CliContext): CompetitionDeps {
-  return {
-    db: ctx.database.db,
-    clock: ctx.clock,
-    season: seasonOf(ctx.config),
-    incentiveMicro: ctx.config.protocolIncentiveMicro,
-    prizeDistributor: prizeDistributorOf(ctx.config),
-  };
+  return competitionDepsFor(ctx.config, ctx.database, ctx.clock);
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 
 import { encodeFunctionData, erc20Abi, getAddress } from "viem";
+import { prizeDistributorAbi } from "../../contracts/abi.js";
 import { EventResultBody, ProtocolFeeBody, SpTransactionBody } from "../admin/schema.js";
-import { prizeDistributorAbi } from "../chain/prize-distributor-abi.js";
 import { finalizeWeek } from "../competition/finalize-week.js";
 import { getPrizeTree } from "../competition/get-prize-tree.js";
 import { presentFinalize } from "../competition/presenters.js";

@@ -97,6 +97,7 @@ async function placeDemoBet(
     welcomeCredits: config.welcomeCredits,
     verifier: trustVerifier,
     chain: null,
+    payouts: null,
     acceptedChainIds: [chainId],
   };
   return reportOnchainBet(onchainDeps, {
@@ -184,7 +185,7 @@ export async function placeDemoPredictions(
         }
         const userId = userOf(action.pick.player).id;
         const r = await unless(["ALREADY_CLAIMED"], () =>
-          claimPayout({ db, clock }, { userId, predictionId }),
+          claimPayout({ db, clock, payouts: null }, { userId, predictionId }),
         );
         if (r === "ALREADY_CLAIMED") out.payouts.alreadyClaimed++;
         else out.payouts.created++;

@@ -46,6 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
       result = await runOnServer({
         url: err.holder.url,
         adminToken: config.adminToken,
+        finalizeSecret: config.finalizeSecret,
         argv,
         cmd,
         readJson: readJsonFile,

@@ -12,6 +12,8 @@ const TIMEOUT_MS = 10 * 60_000;
 export async function runOnServer(opts: {
   url: string;
   adminToken: string;
+  /** Sent with a `finalize` (the server asks for it as POST /api/competition/finalize does). */
+  finalizeSecret: string;
   argv: readonly string[];
   cmd: RunnableCommand;
   readJson: (path: string) => Promise<unknown>;
@@ -22,7 +24,11 @@ export async function runOnServer(opts: {
   try {
     res = await fetch(new URL("/api/admin/cli", opts.url), {
       method: "POST",
-      headers: { authorization: `Bearer ${opts.adminToken}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${opts.adminToken}`,
+        "content-type": "application/json",
+        ...(opts.cmd.command === "finalize" ? { "x-competition-finalize-secret": opts.finalizeSecret } : {}),
+      },
       body: JSON.stringify({ argv: opts.argv, files }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -1,7 +1,8 @@
 /**
  * POST /api/admin/cli: runs one CLI command (its arguments, and the JSON files they name) in this server, on its
  * database. The CLI sends its commands here when the embedded DATA_DIR is held by a running server (one writer per
- * DATA_DIR), so `npm run cli -- …` in a second terminal writes where the server reads. Admin bearer token only.
+ * DATA_DIR), so `npm run cli -- …` in a second terminal writes where the server reads. Admin bearer token; a
+ * `finalize` also needs the finalize secret (x-competition-finalize-secret), as POST /api/competition/finalize does.
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
@@ -9,6 +10,7 @@ import { Type } from "typebox";
 import { hasAdminToken } from "../admin/admin-token.js";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
+import { secretMatches } from "../shared/secrets.js";
 import { parseCommandLine, UsageError } from "./arguments.js";
 import type { CliContext } from "./cli-context.js";
 import { toJson } from "./output.js";
@@ -52,6 +54,7 @@ export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliConte
           "WEEK_NOT_ENDED",
           "PREVIOUS_WEEK_NOT_FINALIZED",
           "FEES_NOT_INDEXED",
+          "BETS_NOT_INDEXED",
           "WEEK_NOT_FINALIZED",
         ],
       },
@@ -65,6 +68,15 @@ export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliConte
         throw err;
       }
       if (cmd.command === "help") throw new AppError("VALIDATION_FAILED", "help runs in the CLI only");
+      if (cmd.command === "finalize") {
+        const given = request.headers["x-competition-finalize-secret"];
+        if (!secretMatches(typeof given === "string" ? given : undefined, opts.ctx.config.finalizeSecret)) {
+          throw new AppError(
+            "UNAUTHENTICATED",
+            "finalize needs the finalize secret (x-competition-finalize-secret), as the finalize endpoint does",
+          );
+        }
+      }
       const files = request.body.files ?? {};
       const result = await runCommand(opts.ctx, cmd, async (path) => {
         if (!Object.hasOwn(files, path)) throw new AppError("VALIDATION_FAILED", `File ${path} was not sent`);

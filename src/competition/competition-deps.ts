@@ -1,4 +1,7 @@
-/** What the competition use cases run with; the app and the CLI build it from the configuration. */
+/**
+ * What the competition use cases run with; the app, the CLI and the background jobs build it from the
+ * configuration in one place (src/app-deps.ts), so every path to finalize has the same guards.
+ */
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import type { Season } from "./calendar.js";
@@ -16,6 +19,8 @@ export interface CompetitionDeps {
   cache?: RankCache | null;
   /** With the fee indexer on: the time up to which chain fees are recorded (null: none yet). Finalize waits on it. */
   feesIndexedThrough?: (() => Promise<Date | null>) | null;
+  /** With the bet indexer on: the time up to which chain bets are recorded (null: none yet). Finalize waits on it. */
+  betsIndexedThrough?: (() => Promise<Date | null>) | null;
   /** The prize distributor whose PrizeClaimed logs say a prize is claimed; null or absent: none configured. */
   prizeDistributor?: { chainId: number; contract: string } | null;
 }

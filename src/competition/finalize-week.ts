@@ -1,5 +1,8 @@
 /**
- * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool, stores their
+ * Finalizes week W once — the one use case behind every path (HTTP, the CLI, the remote CLI endpoint, the
+ * auto-finalize scheduler), so each has the same guards: WEEK_NOT_ENDED, FEES_NOT_INDEXED (the fee indexer has not
+ * read past the end of week W−1's fees), BETS_NOT_INDEXED (the bet indexer has not read past the end of week W),
+ * PREVIOUS_WEEK_NOT_FINALIZED. Snapshots both ladders, pays the Champions prizes from the week's pool, stores their
  * Merkle tree (prize-tree.ts) and who may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
  * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
  */
@@ -62,6 +65,17 @@ async function finalizeOnce(
       throw new AppError(
         "FEES_NOT_INDEXED",
         `The fee indexer has not yet read the chain up to ${feeWindowEnd.toISOString()}, the end of week ${week - 1}'s fees (read up to ${through?.toISOString() ?? "nothing yet"}); try again shortly`,
+      );
+    }
+  }
+  if (deps.betsIndexedThrough) {
+    // The ladders count chain bets placed up to the week's end: every block up to it must have been indexed.
+    const weekEnd = weekBounds(deps.season, week).end;
+    const through = await deps.betsIndexedThrough();
+    if (!through || through.getTime() < weekEnd.getTime()) {
+      throw new AppError(
+        "BETS_NOT_INDEXED",
+        `The bet indexer has not yet read the chain up to ${weekEnd.toISOString()}, the end of week ${week} (read up to ${through?.toISOString() ?? "nothing yet"}); try again shortly`,
       );
     }
   }

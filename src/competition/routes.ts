@@ -143,7 +143,7 @@ export async function competitionRoutes(
       config: {
         rateClass: "finalize",
         auth: "finalize",
-        errors: ["WEEK_NOT_ENDED", "PREVIOUS_WEEK_NOT_FINALIZED", "FEES_NOT_INDEXED"],
+        errors: ["WEEK_NOT_ENDED", "PREVIOUS_WEEK_NOT_FINALIZED", "FEES_NOT_INDEXED", "BETS_NOT_INDEXED"],
       },
       // The secret is checked before the query is validated: strangers learn nothing about the endpoint.
       onRequest: async (request) => {

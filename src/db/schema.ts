@@ -41,6 +41,9 @@ export const users = pgTable(
     totalSp: bigint("total_sp", { mode: "number" }).notNull().default(0),
     /** Free-credit balance, maintained by the credits ledger; never negative. */
     creditsBalance: bigint("credits_balance", { mode: "number" }).notNull().default(0),
+    /** Lower-case address the player proved to own (SIWE) for USDC prizes; null: the sign-in wallet. */
+    payoutAddress: text("payout_address"),
+    payoutVerifiedAt: ts("payout_verified_at"),
     /** Transaction that last changed what a ladder shows of the user (wallet, name): caches follow it. */
     profileXid: xid8("profile_xid").notNull().default(sql`pg_current_xact_id()`),
     createdAt: createdAt(),
@@ -71,6 +74,12 @@ export const events = pgTable(
     oddsUpdatedAt: ts("odds_updated_at").notNull().defaultNow(),
     /** Set once at settlement: {status, winningOutcome?}. */
     result: jsonb("result"),
+    /**
+     * The first instant the event stopped being open (a status change, its result, or its kickoff, whichever came
+     * first), set once when the service sees it; null while open or closed by its kickoff alone. A chain bet mined at
+     * or after min(closed_at, kickoff_at) is rejected (EVENT_CLOSED).
+     */
+    closedAt: ts("closed_at"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
@@ -301,6 +310,9 @@ export const predictions = pgTable(
     quoteDigest: text("quote_digest"),
     /** Set when the bet's block left the canonical chain: the bet is rejected and no longer holds its log's key. */
     orphanedAt: ts("orphaned_at"),
+    /** Why a rejected prediction was rejected: a machine code (EVENT_CLOSED, QUOTE_INVALID, REORGANISED, …). */
+    rejectCode: text("reject_code"),
+    /** The same in words, for people. */
     rejectReason: text("reject_reason"),
     idempotencyKey: text("idempotency_key"),
     /** v1: the credits balance right after the stake, so an idempotent replay returns the first answer. */
@@ -321,6 +333,13 @@ export const predictions = pgTable(
       .on(t.chainId, t.contract, t.blockNumber)
       .where(sql`${t.blockNumber} is not null and ${t.orphanedAt} is null`),
     index("predictions_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`),
+    // The v2 bets whose payout is owed and unpaid (solvency: the liabilities a voucher must not exceed).
+    index("predictions_owed_idx")
+      .on(t.contract)
+      .where(
+        sql`${t.version} = 2 and ${t.claimedAt} is null and ${t.orphanedAt} is null and ${t.status} in ('won','void','rejected')`,
+      ),
+    index("predictions_quote_digest_idx").on(t.quoteDigest).where(sql`${t.quoteDigest} is not null`),
     uniqueIndex("predictions_idempotency_key").on(t.userId, t.version, t.idempotencyKey),
     check("predictions_status_check", sql`${t.status} in ('pending','open','won','lost','void','rejected')`),
     check(
@@ -369,6 +388,62 @@ export const usdcClaims = pgTable("usdc_claims", {
   amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Payout vouchers the service signed (SPEC §10): one per version-2 prediction, re-signed with a new deadline when
+ * the previous one expired unused. `nonce` is the bet's quote digest: the betting contract pays a nonce once, so a
+ * bet the service recorded twice (a reorganisation) is still paid once.
+ */
+export const payoutVouchers = pgTable(
+  "payout_vouchers",
+  {
+    predictionId: bigint("prediction_id", { mode: "bigint" })
+      .primaryKey()
+      .references(() => predictions.id),
+    userId: bigint("user_id", { mode: "bigint" })
+      .notNull()
+      .references(() => users.id),
+    chainId: integer("chain_id").notNull(),
+    /** Lower-case addresses: the betting contract that pays, and where the USDC goes. */
+    contract: text("contract").notNull(),
+    account: text("account").notNull(),
+    amountMicro: bigint("amount_micro", { mode: "bigint" }).notNull(),
+    nonce: text("nonce").notNull(),
+    deadline: ts("deadline").notNull(),
+    signature: text("signature").notNull(),
+    issuedAt: ts("issued_at").notNull(),
+  },
+  (t) => [index("payout_vouchers_nonce_idx").on(t.nonce)],
+);
+
+/**
+ * PayoutClaimed logs of the betting contract, read from final blocks by the payout indexer; one per log. A
+ * prediction is `claimed` once a row with its nonce is here. Rows above a fork are deleted after a reorganisation.
+ */
+export const chainPayouts = pgTable(
+  "chain_payouts",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    chainId: integer("chain_id").notNull(),
+    contract: text("contract").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    nonce: text("nonce").notNull(),
+    account: text("account").notNull(),
+    /** The prediction id the voucher named (as the chain says it: not trusted for anything but display). */
+    predictionRef: numeric("prediction_ref", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    amountMicro: numeric("amount_micro", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    paidAt: ts("paid_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("chain_payouts_chain_tx_log_key").on(t.chainId, t.txHash, t.logIndex),
+    index("chain_payouts_nonce_idx").on(t.nonce),
+    index("chain_payouts_block_idx").on(t.chainId, t.contract, t.blockNumber),
+  ],
+);
 
 /** One row per drawn daily raffle: the recorded seed makes the pick verifiable. */
 export const dailyRaffles = pgTable("daily_raffles", {

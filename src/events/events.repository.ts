@@ -1,5 +1,5 @@
 /** The only SQL over events. */
-import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
 import { events } from "../db/schema.js";
 
@@ -33,7 +33,7 @@ export async function updateEvent(tx: Tx, id: string, values: Partial<NewEvent>)
   return row!;
 }
 
-/** Open events (scheduled, kickoff after `now`) by (kickoff, id), after an optional keyset position. */
+/** Open events (scheduled, never closed, kickoff after `now`) by (kickoff, id), after an optional keyset position. */
 export async function listOpenEvents(
   q: Queryable,
   f: {
@@ -46,7 +46,7 @@ export async function listOpenEvents(
     limit: number;
   },
 ): Promise<EventRow[]> {
-  const conditions = [eq(events.status, "scheduled"), gt(events.kickoffAt, f.now)];
+  const conditions = [eq(events.status, "scheduled"), isNull(events.closedAt), gt(events.kickoffAt, f.now)];
   if (f.sport) conditions.push(eq(events.sport, f.sport));
   if (f.league) conditions.push(eq(events.league, f.league));
   if (f.from) conditions.push(gte(events.kickoffAt, f.from));

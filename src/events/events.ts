@@ -1,7 +1,9 @@
 /**
- * What other capabilities may use of the events: the event record and its stored markets, lookups, and the row
- * locks a bet or a settlement takes on its event; settlement stores the result on the event.
+ * What other capabilities may use of the events: the event record and its stored markets, lookups, the row
+ * locks a bet or a settlement takes on its event, and when betting on it closes; settlement stores the result on
+ * the event.
  */
+export { type BettingWindow, bettingClosesAt, closedAtAfter, isOpenForBets } from "./betting-window.js";
 export {
   type EventRow,
   findEvent,

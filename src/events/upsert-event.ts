@@ -8,6 +8,7 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { moveEventSp } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
+import { closedAtAfter } from "./betting-window.js";
 import {
   type EventRow,
   insertEvent,
@@ -70,6 +71,7 @@ export async function upsertEvent(
       kickoffAt,
       warmup: input.warmup ?? false,
       status: input.status ?? "scheduled",
+      closedAt: closedAtAfter(existing, { status: input.status ?? "scheduled" }, now),
       markets,
       oddsUpdatedAt: now,
       updatedAt: now,

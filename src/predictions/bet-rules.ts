@@ -1,12 +1,13 @@
 /**
- * Pure checks before a bet: the event must be open (scheduled, kickoff strictly after now) and the outcome must
- * exist on the event's market; the server's odds for it are the price.
+ * Pure checks before a bet: the event must be open (events/betting-window.ts: scheduled, never closed, no result,
+ * kickoff strictly after now) and the outcome must exist on the event's market; the server's odds for it are the
+ * price.
  */
 import { AppError } from "../errors.js";
-import type { StoredMarket } from "../events/events.js";
+import { type BettingWindow, isOpenForBets, type StoredMarket } from "../events/events.js";
 
-export function assertEventOpen(event: { id: string; status: string; kickoffAt: Date }, now: Date): void {
-  if (event.status !== "scheduled" || now.getTime() >= event.kickoffAt.getTime()) {
+export function assertEventOpen(event: BettingWindow & { id: string }, now: Date): void {
+  if (!isOpenForBets(event, now)) {
     throw new AppError("EVENT_CLOSED", `Event ${event.id} is not open for predictions`);
   }
 }

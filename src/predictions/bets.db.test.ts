@@ -325,6 +325,7 @@ describe("version-2 bets", () => {
       txHash: txHash(1),
       chainId: 8453,
       rejectReason: null,
+      rejectMessage: null,
     });
 
     const open = dataOf(await betV2(trusting, p.cookie, report("b2-ok", 2, { stakeUsdc: "0.000001" })), 201);

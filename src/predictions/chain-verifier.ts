@@ -10,6 +10,7 @@
 import { createChainClient } from "../chain/chain-client.js";
 import { createTxBetReader } from "../chain/tx-bets.js";
 import type { Config } from "../config.js";
+import type { Rejection } from "./onchain-bet-rules.js";
 import type { ChainBetLog } from "./record-chain-bets.js";
 
 export interface BetReport {
@@ -26,7 +27,7 @@ export interface BetReport {
 export type Verification =
   | { status: "confirmed" }
   | { status: "pending" }
-  | { status: "rejected"; reason: string };
+  | ({ status: "rejected" } & Rejection);
 
 export interface ChainVerifier {
   verify(report: BetReport): Promise<Verification>;

@@ -66,8 +66,8 @@ const log = (over: Partial<PlacedLog> = {}): PlacedLog => ({
   minedAt: new Date("2026-11-20T12:30:00.000Z"),
   ...over,
 });
-const judge = (l: PlacedLog, markets = MARKETS, kickoffAt = KICKOFF) =>
-  judgeChainBet({ quote, log: l, event: { kickoffAt, markets }, spPerUsdc: 100 });
+const judge = (l: PlacedLog, markets = MARKETS, closesAt = KICKOFF) =>
+  judgeChainBet({ quote, log: l, event: { closesAt, markets }, spPerUsdc: 100 });
 
 describe("judgeChainBet", () => {
   it("opens a bet placed with its quote, signed by the quote's signer, before expiry and kickoff", () => {
@@ -75,48 +75,72 @@ describe("judgeChainBet", () => {
     expect(judge(log({ minedAt: EXPIRES }))).toEqual({ status: "open" }); // the expiry second itself
   });
 
-  it.each<[string, Partial<PlacedLog>, string]>([
-    ["another signer", { signer: BOB }, "the bet's quote signature is not the service's odds signer's"],
+  it.each<[string, Partial<PlacedLog>, string, string]>([
+    [
+      "another signer",
+      { signer: BOB },
+      "QUOTE_INVALID",
+      "the bet's quote signature is not the service's odds signer's",
+    ],
     [
       "a malformed signature",
       { signer: null },
+      "QUOTE_INVALID",
       "the bet's quote signature is not the service's odds signer's",
     ],
-    ["other odds", { odds: 500_000n }, "the bet differs from the quote it was placed with"],
-    ["another bettor", { bettor: BOB }, "the bet differs from the quote it was placed with"],
-    ["another outcome", { outcomeIndex: 1 }, "the bet differs from the quote it was placed with"],
-    ["another expiry", { expiry: EXPIRY + 1n }, "the bet differs from the quote it was placed with"],
+    ["other odds", { odds: 500_000n }, "QUOTE_INVALID", "the bet differs from the quote it was placed with"],
+    ["another bettor", { bettor: BOB }, "QUOTE_INVALID", "the bet differs from the quote it was placed with"],
+    [
+      "another outcome",
+      { outcomeIndex: 1 },
+      "QUOTE_INVALID",
+      "the bet differs from the quote it was placed with",
+    ],
+    [
+      "another expiry",
+      { expiry: EXPIRY + 1n },
+      "QUOTE_INVALID",
+      "the bet differs from the quote it was placed with",
+    ],
     [
       "a block after expiry",
       { minedAt: new Date("2026-11-20T13:00:01.000Z") },
+      "QUOTE_EXPIRED",
       "the bet was mined at 2026-11-20T13:00:01.000Z, after its quote expired",
     ],
     [
       "a stake above one million USDC",
       { amount: MAX_STAKE_MICRO + 1n },
+      "STAKE_LIMIT",
       "stake 1000000.000001 USDC is outside the 0.000001 to 1000000 USDC a bet counts with",
     ],
     [
       "a zero stake",
       { amount: 0n },
+      "STAKE_LIMIT",
       "stake 0.000000 USDC is outside the 0.000001 to 1000000 USDC a bet counts with",
     ],
-  ])("rejects %s", (_, over, reason) => {
-    expect(judge(log(over))).toEqual({ status: "rejected", reason });
+  ])("rejects %s", (_, over, code, reason) => {
+    expect(judge(log(over))).toEqual({ status: "rejected", code, reason });
   });
 
-  it("rejects a bet mined at or after a kickoff that moved earlier", () => {
-    const kickoff = new Date("2026-11-20T12:30:00.000Z");
-    expect(judge(log(), MARKETS, kickoff)).toEqual({
+  it("rejects a bet mined at or after betting closed (a kickoff moved earlier, a result, a status change)", () => {
+    const closed = new Date("2026-11-20T12:30:00.000Z"); // Fri, the block's own second
+    expect(judge(log(), MARKETS, closed)).toEqual({
       status: "rejected",
-      reason: "the bet was mined at 2026-11-20T12:30:00.000Z, not before kickoff",
+      code: "EVENT_CLOSED",
+      reason:
+        "the bet was mined at 2026-11-20T12:30:00.000Z, once betting on the event had closed at 2026-11-20T12:30:00.000Z",
     });
+    // One millisecond later, the block (12:30:00) is before the close.
+    expect(judge(log(), MARKETS, new Date("2026-11-20T12:30:00.001Z"))).toEqual({ status: "open" });
   });
 
   it("rejects a bet on an outcome the event no longer has", () => {
     const without = [{ key: "1x2", outcomes: [MARKETS[0]!.outcomes[1]!] }];
     expect(judge(log(), without)).toEqual({
       status: "rejected",
+      code: "OUTCOME_UNAVAILABLE",
       reason: "the event no longer has outcome home in market 1x2",
     });
   });
@@ -128,11 +152,12 @@ describe("judgeChainBet", () => {
       judgeChainBet({
         quote: huge,
         log: log({ amount: MAX_STAKE_MICRO, odds: 1_000_000_000n }),
-        event: { kickoffAt: KICKOFF, markets: MARKETS },
+        event: { closesAt: KICKOFF, markets: MARKETS },
         spPerUsdc: 100,
       }),
     ).toEqual({
       status: "rejected",
+      code: "STAKE_LIMIT",
       reason: "a win would earn more than the 1000000000000 SP one bet may earn",
     });
   });

@@ -7,9 +7,10 @@
  *   carry) is always before kickoff.
  * - `judgeChainBet`: a BetPlaced log counts ("open") only when it was placed with a quote this service issued
  *   (its digest is stored) and signed by the quote's signer, at the quote's odds, outcome and market, by the
- *   quote's bettor, mined no later than the quote's expiry and before the event's kickoff, on an outcome the event
+ *   quote's bettor, mined no later than the quote's expiry and before betting on the event closed (its kickoff,
+ *   or earlier when its status changed or its result was posted: events/betting-window.ts), on an outcome the event
  *   still has, with a stake the service stores and SP that stay exact: at most MAX_STAKE_MICRO staked and at most
- *   MAX_BET_SP won. Otherwise it is rejected with the first reason found.
+ *   MAX_BET_SP won. Otherwise it is rejected with the first reason found: a machine code (REJECT_CODES) and words.
  * - `matchReport`: the bet a `bet-placed-v2` report describes among the transaction's bets: one of the reporting
  *   wallet's bets equal to the report in event, market, outcome, stake and odds; otherwise why not (another
  *   wallet's bet, or the differences from the wallet's own bet).
@@ -39,7 +40,22 @@ export function stakeProblem(stakeMicro: bigint, oddsMilli: bigint, spPerUsdc: n
   return null;
 }
 
-export type Verdict = { status: "open" } | { status: "rejected"; reason: string };
+/** Machine codes of a rejected prediction (SPEC §10), beside the words in `reason`. */
+export const REJECT_CODES = [
+  "EVENT_CLOSED",
+  "QUOTE_INVALID",
+  "QUOTE_EXPIRED",
+  "OUTCOME_UNAVAILABLE",
+  "STAKE_LIMIT",
+  "REORGANISED",
+] as const;
+export type RejectCode = (typeof REJECT_CODES)[number];
+export interface Rejection {
+  code: RejectCode;
+  reason: string;
+}
+
+export type Verdict = { status: "open" } | ({ status: "rejected" } & Rejection);
 
 /** The quote's expiry in unix seconds: now + ttl, but at the latest the last whole second before kickoff. */
 export function quoteExpiry(now: Date, kickoffAt: Date, ttlSeconds: number): bigint {
@@ -74,13 +90,14 @@ export interface PlacedLog {
 export function judgeChainBet(input: {
   quote: StoredQuote;
   log: PlacedLog;
-  event: { kickoffAt: Date; markets: StoredMarket[] };
+  /** `closesAt`: when betting on the event closed (events/betting-window.ts bettingClosesAt). */
+  event: { closesAt: Date; markets: StoredMarket[] };
   spPerUsdc: number;
 }): Verdict {
   const { quote, log, event } = input;
-  const reject = (reason: string): Verdict => ({ status: "rejected", reason });
+  const reject = (code: RejectCode, reason: string): Verdict => ({ status: "rejected", code, reason });
   if (log.signer === null || log.signer !== quote.signer.toLowerCase()) {
-    return reject("the bet's quote signature is not the service's odds signer's");
+    return reject("QUOTE_INVALID", "the bet's quote signature is not the service's odds signer's");
   }
   if (
     log.bettor.toLowerCase() !== quote.bettor.toLowerCase() ||
@@ -89,21 +106,30 @@ export function judgeChainBet(input: {
     log.odds !== quote.oddsMilli ||
     log.expiry * 1000n !== BigInt(quote.expiresAt.getTime())
   ) {
-    return reject("the bet differs from the quote it was placed with");
+    return reject("QUOTE_INVALID", "the bet differs from the quote it was placed with");
   }
   const minedSeconds = BigInt(Math.floor(log.minedAt.getTime() / 1000));
   if (minedSeconds > log.expiry) {
-    return reject(`the bet was mined at ${log.minedAt.toISOString()}, after its quote expired`);
+    return reject(
+      "QUOTE_EXPIRED",
+      `the bet was mined at ${log.minedAt.toISOString()}, after its quote expired`,
+    );
   }
-  if (log.minedAt.getTime() >= event.kickoffAt.getTime()) {
-    return reject(`the bet was mined at ${log.minedAt.toISOString()}, not before kickoff`);
+  if (log.minedAt.getTime() >= event.closesAt.getTime()) {
+    return reject(
+      "EVENT_CLOSED",
+      `the bet was mined at ${log.minedAt.toISOString()}, once betting on the event had closed at ${event.closesAt.toISOString()}`,
+    );
   }
   const market = event.markets.find((m) => m.key === quote.market);
   if (!market?.outcomes.some((o) => o.key === quote.outcome)) {
-    return reject(`the event no longer has outcome ${quote.outcome} in market ${quote.market}`);
+    return reject(
+      "OUTCOME_UNAVAILABLE",
+      `the event no longer has outcome ${quote.outcome} in market ${quote.market}`,
+    );
   }
   const problem = stakeProblem(log.amount, log.odds, input.spPerUsdc);
-  return problem ? reject(problem) : { status: "open" };
+  return problem ? reject("STAKE_LIMIT", problem) : { status: "open" };
 }
 
 export interface ReportedBet {

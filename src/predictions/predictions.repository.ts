@@ -2,6 +2,7 @@
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
+import type { Rejection } from "./onchain-bet-rules.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
@@ -15,6 +16,20 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
 export async function findPrediction(q: Queryable, id: bigint): Promise<PredictionRow | null> {
   const [row] = await q.select().from(predictions).where(eq(predictions.id, id));
   return row ?? null;
+}
+
+/** Reads a prediction and locks its row for the rest of the transaction. */
+export async function lockPrediction(tx: Tx, id: bigint): Promise<PredictionRow | null> {
+  const [row] = await tx.select().from(predictions).where(eq(predictions.id, id)).for("update");
+  return row ?? null;
+}
+
+/** Marks a prediction claimed at `at` (a v2 bet whose payout the chain already made). */
+export async function markClaimed(tx: Tx, id: bigint, at: Date): Promise<void> {
+  await tx
+    .update(predictions)
+    .set({ claimedAt: at })
+    .where(and(eq(predictions.id, id), isNull(predictions.claimedAt)));
 }
 
 export async function findByIdempotencyKey(
@@ -118,7 +133,13 @@ export async function markOrphaned(
 ): Promise<PredictionRow | null> {
   const [row] = await tx
     .update(predictions)
-    .set({ status: "rejected", rejectReason: reason, orphanedAt: now, payoutMicro: null })
+    .set({
+      status: "rejected",
+      rejectCode: "REORGANISED",
+      rejectReason: reason,
+      orphanedAt: now,
+      payoutMicro: null,
+    })
     .where(and(eq(predictions.id, id), isNull(predictions.orphanedAt)))
     .returning();
   return row ?? null;
@@ -157,24 +178,29 @@ export async function lockOpenPredictionsOfEvent(tx: Tx, eventId: string): Promi
 
 export interface SettledValues {
   id: bigint;
-  status: "won" | "lost" | "void";
+  status: "won" | "lost" | "void" | "rejected";
   payout: number | null;
   payoutMicro: bigint | null;
+  /** Why, when `rejected`. */
+  rejection?: Rejection;
 }
 
-/** Marks open predictions settled, all in one statement (one that is no longer open is left alone). */
+/** Marks open predictions settled (or rejected), all in one statement (one no longer open is left alone). */
 export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: Date): Promise<void> {
   if (settled.length === 0) return;
-  const nullable = (v: number | bigint | null) => (v === null ? null : String(v));
+  const nullable = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
   await tx.execute(sql`
     update predictions p
-    set status = v.status, payout = v.payout, payout_micro = v.payout_micro, settled_at = ${settledAt}
+    set status = v.status, payout = v.payout, payout_micro = v.payout_micro, settled_at = ${settledAt},
+      reject_code = v.reject_code, reject_reason = v.reject_reason
     from unnest(${intArray(
       settled.map((s) => s.id),
       "bigint",
     )}, ${textArray(settled.map((s) => s.status))}, ${textArray(settled.map((s) => nullable(s.payout)))}::bigint[],
-      ${textArray(settled.map((s) => nullable(s.payoutMicro)))}::bigint[])
-      as v(id, status, payout, payout_micro)
+      ${textArray(settled.map((s) => nullable(s.payoutMicro)))}::bigint[],
+      ${textArray(settled.map((s) => s.rejection?.code ?? null))},
+      ${textArray(settled.map((s) => s.rejection?.reason ?? null))})
+      as v(id, status, payout, payout_micro, reject_code, reject_reason)
     where p.id = v.id and p.status = 'open'`);
 }
 
@@ -182,12 +208,13 @@ export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: D
 export async function resolvePending(
   tx: Tx,
   id: bigint,
-  outcome: { status: "open" } | { status: "rejected"; reason: string },
+  outcome: { status: "open" } | ({ status: "rejected" } & Rejection),
 ): Promise<PredictionRow | null> {
   const [row] = await tx
     .update(predictions)
     .set({
       status: outcome.status,
+      rejectCode: outcome.status === "rejected" ? outcome.code : null,
       rejectReason: outcome.status === "rejected" ? outcome.reason : null,
     })
     .where(and(eq(predictions.id, id), eq(predictions.status, "pending")))

@@ -21,16 +21,18 @@
  *   type and event, so the ladders and ranks of its week follow. A finalized week's snapshot does not change.
  */
 import type { Tx } from "../db/client.js";
-import { findEvent, type StoredMarket } from "../events/events.js";
+import { bettingClosesAt, findEvent, type StoredMarket } from "../events/events.js";
 import { reverseSpEntry } from "../ledger/ledger.js";
 import { ensureWalletUser } from "../users/register-user.js";
 import { judgeChainBet, type PlacedLog } from "./onchain-bet-rules.js";
+import { paidAt } from "./payouts.repository.js";
 import {
   findChainBet,
   findPrediction,
   findQuote,
   insertPrediction,
   lockChainBetsInBlocks,
+  markClaimed,
   markOrphaned,
   moveChainBet,
   type PredictionRow,
@@ -81,8 +83,12 @@ export async function recordChainBets(
     let row = await findChainBet(tx, log);
     if (!row) {
       row = await insertChainBet(tx, deps, log, quote);
-      if (row) created++;
-      else row = (await findChainBet(tx, log))!; // recorded concurrently (the indexer and a report)
+      if (row) {
+        created++;
+        // The bet again after a reorganisation, and its payout already made: it is paid, never twice.
+        const paid = await paidAt(tx, log.contract, log.digest);
+        if (paid) await markClaimed(tx, row.id, paid);
+      } else row = (await findChainBet(tx, log))!; // recorded concurrently (the indexer and a report)
     } else if (row.blockHash !== log.blockHash) {
       row = await moveChainBet(tx, row.id, { blockNumber: log.blockNumber, blockHash: log.blockHash });
     }
@@ -134,7 +140,7 @@ async function judge(
   const verdict = judgeChainBet({
     quote,
     log,
-    event: { kickoffAt: event.kickoffAt, markets: event.markets as StoredMarket[] },
+    event: { closesAt: bettingClosesAt(event), markets: event.markets as StoredMarket[] },
     spPerUsdc: deps.spPerUsdc,
   });
   const resolved = await resolvePending(tx, row.id, verdict);

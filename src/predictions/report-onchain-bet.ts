@@ -21,6 +21,7 @@ import { parseOddsMilli, parseUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import type { ChainBetReader, ChainVerifier, TxBets } from "./chain-verifier.js";
+import type { PayoutDeps } from "./claim-payout.js";
 import { matchReport, stakeProblem } from "./onchain-bet-rules.js";
 import {
   findByIdempotencyKey,
@@ -35,6 +36,8 @@ import { settlePrediction } from "./settle-event.js";
 import type { EventResult } from "./settlement.js";
 
 export interface OnchainBetDeps extends ChainBetsDeps {
+  /** The payout signer and the contract that pays (CHAIN_VERIFIER=rpc); null otherwise. */
+  payouts: PayoutDeps | null;
   verifier: ChainVerifier;
   /** The chain's receipts, with CHAIN_VERIFIER=rpc; null otherwise. */
   chain: ChainBetReader | null;

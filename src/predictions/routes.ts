@@ -123,12 +123,25 @@ export async function predictionRoutes(
     "/api/pred2earn/claim-payout",
     {
       schema: {
-        summary: "Claim the payout of a won or void prediction",
+        summary: "Claim the payout of a won or void prediction, or the stake of a rejected USDC bet",
+        description:
+          "Version 1: the credits are paid at once. Version 2: a payout voucher for the betting contract's " +
+          "claimPayout; the same voucher is returned until it is used (the prediction is then `claimed`) or " +
+          "expires (a new deadline is signed). 409 INSUFFICIENT_LIQUIDITY when the contract owes more than it holds.",
         tags,
         body: ClaimBody,
         response: { 200: okSchema(ClaimResponse) },
       },
-      config: { auth: "session", errors: ["NOT_FOUND", "NOT_CLAIMABLE", "ALREADY_CLAIMED"] },
+      config: {
+        auth: "session",
+        errors: [
+          "NOT_FOUND",
+          "NOT_CLAIMABLE",
+          "ALREADY_CLAIMED",
+          "INSUFFICIENT_LIQUIDITY",
+          "SERVICE_UNAVAILABLE",
+        ],
+      },
     },
     async (request) => {
       const { user } = await requireUser(request);

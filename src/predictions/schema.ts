@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import { IdString, IntegerEnum, Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
+import { REJECT_CODES } from "./onchain-bet-rules.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
 
@@ -110,15 +111,85 @@ export const PredictionSchema = Type.Object({
   settledAt: Nullable(Type.String()),
   txHash: Type.Optional(Type.String()),
   chainId: Type.Optional(Type.Integer()),
-  rejectReason: Type.Optional(Nullable(Type.String())),
+  rejectReason: Type.Optional(
+    Nullable(
+      StringEnum(REJECT_CODES, {
+        description: "why a rejected bet does not count (machine code); null unless rejected",
+      }),
+    ),
+  ),
+  rejectMessage: Type.Optional(Nullable(Type.String({ description: "the same in words" }))),
 });
 
 export const PredictionWithEvent = Type.Intersect([PredictionSchema, Type.Object({ event: EventSchema })]);
 
-export const ClaimResponse = Type.Object({
-  predictionId: Type.String(),
-  payout: Type.Optional(Type.Integer()),
-  payoutUsdc: Type.Optional(UsdcString()),
-  claimedAt: Type.String({ format: "date-time" }),
-  balance: Type.Integer(),
+const PaidClaim = Type.Object(
+  {
+    predictionId: Type.String(),
+    payout: Type.Optional(Type.Integer({ description: "credits paid (version 1)" })),
+    payoutUsdc: Type.Optional(UsdcString()),
+    claimedAt: Type.String({ format: "date-time" }),
+    balance: Type.Integer({ description: "the credits balance after the claim" }),
+  },
+  {
+    description:
+      "A payout recorded by the service: credits (version 1), or a USDC claim without a payout signer",
+  },
+);
+
+export const PayoutVoucher = Type.Object(
+  {
+    predictionId: Type.String(),
+    account: Hex(20, "where the USDC goes: the bettor's wallet (checksummed)"),
+    amountMicro: UintString("micro-USDC (uint256)"),
+    amountUsdc: UsdcString(),
+    nonce: Hex(32, "the bet's quote digest: the contract pays a nonce once"),
+    deadline: UintString("unix seconds (uint256): the last block timestamp the voucher can be used at"),
+    signature: Type.String({
+      pattern: "^0x[0-9a-fA-F]+$",
+      description: "EIP-712 signature of the payout signer",
+    }),
+    chainId: Type.Integer(),
+    contract: Hex(20, "the betting contract that pays (checksummed)"),
+  },
+  {
+    description:
+      "A payout voucher (version 2): pass {predictionId, account, amount: amountMicro, nonce, deadline} and " +
+      "`signature` to the betting contract's claimPayout(payout, signature). The prediction becomes `claimed` " +
+      "once the contract's PayoutClaimed log is final (docs/onchain.md).",
+  },
+);
+
+export const ClaimResponse = Type.Union([PaidClaim, PayoutVoucher]);
+
+export const ReconcileResponse = Type.Object({
+  chainId: Type.Integer(),
+  contract: Hex(20, "the betting contract (checksummed)"),
+  balanceUsdc: UsdcString(),
+  liabilities: Type.Object(
+    { bets: Type.Integer(), amountUsdc: UsdcString() },
+    { description: "what the contract owes: unpaid won and void bets' payouts, rejected bets' stakes" },
+  ),
+  solvent: Type.Boolean({ description: "the balance covers the liabilities; claims are refused otherwise" }),
+  shortfallUsdc: UsdcString(),
+  vouchers: Type.Object(
+    { issued: Type.Integer(), issuedUsdc: UsdcString(), paid: Type.Integer(), paidUsdc: UsdcString() },
+    { description: "vouchers signed, and payouts the contract made (PayoutClaimed logs on final blocks)" },
+  ),
+  orphanedClaims: Type.Array(
+    Type.Object({
+      predictionId: Type.String(),
+      userId: Type.String(),
+      account: Hex(20, "where the voucher pays (checksummed)"),
+      nonce: Hex(32, "the bet's quote digest"),
+      amountUsdc: UsdcString(),
+      voucherIssuedAt: Type.String({ format: "date-time" }),
+      orphanedAt: Type.String({ format: "date-time" }),
+      paidAt: Nullable(Type.String({ format: "date-time" })),
+    }),
+    {
+      description:
+        "bets a voucher was signed for, then removed from the chain by a reorganisation: never paid again",
+    },
+  ),
 });

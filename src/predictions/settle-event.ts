@@ -8,7 +8,14 @@ import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
+import {
+  bettingClosesAt,
+  closedAtAfter,
+  type EventRow,
+  lockEvent,
+  type StoredMarket,
+  updateEvent,
+} from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
 import {
   lockOpenPredictionsOfEvent,
@@ -20,6 +27,7 @@ import {
   creditsPayout,
   creditsPredictionSp,
   type EventResult,
+  lateChainBet,
   settledStatus,
   usdcPayout,
   usdcPredictionSp,
@@ -62,29 +70,38 @@ export function settlePrediction(
   tx: Tx,
   deps: Pick<SettleDeps, "season" | "spPerUsdc">,
   p: PredictionRow,
-  event: Pick<EventRow, "id" | "warmup">,
+  event: SettledEvent,
   result: EventResult,
   now: Date,
 ): Promise<void> {
   return settlePredictions(tx, deps, [p], event, result, now);
 }
 
+type SettledEvent = Pick<EventRow, "id" | "warmup" | "kickoffAt" | "closedAt">;
+
 /**
  * Settles open predictions of one event against its stored result, set-based: the pure rules decide each
- * one's status, payout and SP; one statement marks them all settled and one ledger append (idempotent per
- * prediction on `prediction:<id>`) awards the SP of the won ones.
+ * one's status, payout and SP (a chain bet mined once betting had closed is rejected instead); one statement marks
+ * them all settled and one ledger append (idempotent per prediction on `prediction:<id>`) awards the SP of the won
+ * ones.
  */
 export async function settlePredictions(
   tx: Tx,
   deps: Pick<SettleDeps, "season" | "spPerUsdc">,
   open: PredictionRow[],
-  event: Pick<EventRow, "id" | "warmup">,
+  event: SettledEvent,
   result: EventResult,
   now: Date,
 ): Promise<void> {
   const settled: SettledValues[] = [];
   const awards: NewSpEntry[] = [];
+  const closesAt = bettingClosesAt(event);
   for (const p of open) {
+    const late = lateChainBet(p, closesAt);
+    if (late) {
+      settled.push({ id: p.id, status: "rejected", payout: null, payoutMicro: null, rejection: late });
+      continue;
+    }
     const status = settledStatus(p, result);
     const v1 = p.version === 1;
     const sp = v1
@@ -123,9 +140,14 @@ export async function settleEvent(
       if (isDeepStrictEqual(event.result, result)) return { event, settled: 0, alreadySettled: true };
       throw new AppError("CONFLICT", `Event ${event.id} is already settled with a different result`);
     }
-    const updated = await updateEvent(tx, event.id, { result, status: result.status, updatedAt: now });
+    const updated = await updateEvent(tx, event.id, {
+      result,
+      status: result.status,
+      closedAt: closedAtAfter(event, { status: result.status, result: true }, now),
+      updatedAt: now,
+    });
     const open = await lockOpenPredictionsOfEvent(tx, event.id);
-    await settlePredictions(tx, deps, open, event, result, now);
+    await settlePredictions(tx, deps, open, updated, result, now);
     return { event: updated, settled: open.length, alreadySettled: false };
   });
 }

@@ -426,6 +426,7 @@ describe("a version-2 bet confirmed after its event settled", () => {
       welcomeCredits: t.config.welcomeCredits,
       verifier: trustVerifier,
       chain: null,
+      payouts: null,
       acceptedChainIds: t.config.siweChainIds,
     };
     const row = (await findPrediction(t.database.db, BigInt(pending.id)))!;

@@ -7,8 +7,11 @@
  * - v1 (credits): won pays and earns floor(stake × odds); void refunds the stake and earns 0; lost pays 0.
  * - v2 (USDC): won pays floor(stakeMicro × odds); void refunds; SP = floor(stakeUsdc × SP_PER_USDC × odds),
  *   computed as one floor over micro-units: floor(stakeMicro × spPerUsdc × oddsMilli / 10⁹).
+ * - A v2 bet mined at or after betting on its event closed (`lateChainBet`) is not settled but rejected
+ *   (EVENT_CLOSED): it earns nothing and only its stake is owed back, whatever its quote said.
  */
 import { mulOddsFloor } from "../shared/money.js";
+import type { Rejection } from "./onchain-bet-rules.js";
 
 export type EventResult = { status: "finished"; winners: Record<string, string> } | { status: "cancelled" };
 export type SettledStatus = "won" | "lost" | "void";
@@ -18,6 +21,15 @@ export function settledStatus(p: { market: string; outcome: string }, result: Ev
   const winner = result.winners[p.market];
   if (winner === undefined) return "void";
   return winner === p.outcome ? "won" : "lost";
+}
+
+/** Why a v2 bet placed at `placedAt` cannot count when betting closed at `closesAt`; null when it can. */
+export function lateChainBet(p: { version: number; placedAt: Date }, closesAt: Date): Rejection | null {
+  if (p.version !== 2 || p.placedAt.getTime() < closesAt.getTime()) return null;
+  return {
+    code: "EVENT_CLOSED",
+    reason: `the bet was mined at ${p.placedAt.toISOString()}, once betting on the event had closed at ${closesAt.toISOString()}`,
+  };
 }
 
 /** Credits paid back for a v1 prediction (won: stake × odds floored; void: the stake; lost: 0). */

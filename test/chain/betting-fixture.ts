@@ -1,8 +1,9 @@
 /**
  * The betting contract deployed on a local chain, with helpers that act as players (mint + approve + placeBet with
- * a quote) and as the house (collectFees, setOddsSigner). Test key 0 deploys and owns the contracts; the USDC is
- * TestUSDC (6 decimals); the odds signer is `ODDS_SIGNER_KEY`, which the tests give the service as
- * ODDS_SIGNER_PRIVATE_KEY.
+ * a quote, claimPayout with a voucher) and as the house (collectFees, setOddsSigner, closeMarkets, funding). Test
+ * key 0 deploys and owns the contracts; the USDC is TestUSDC (6 decimals); the odds signer is `ODDS_SIGNER_KEY`
+ * and the payout signer `PAYOUT_SIGNER_KEY`, which the tests give the service as ODDS_SIGNER_PRIVATE_KEY and
+ * PAYOUT_SIGNER_PRIVATE_KEY.
  */
 import {
   type Address,
@@ -13,13 +14,26 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
+import { compileContracts } from "../../contracts/compile.js";
 import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
-import { compileContracts } from "./compile-contracts.js";
 import { LOCAL_CHAIN_ID, type LocalChain } from "./local-chain.js";
 
 /** The odds signer's key in the chain tests: not a ganache account (it never sends transactions). */
 export const ODDS_SIGNER_KEY: Hex = `0x${"0d".repeat(32)}`;
 export const ODDS_SIGNER = privateKeyToAddress(ODDS_SIGNER_KEY);
+/** The payout signer's key in the chain tests: a key of its own, not a ganache account either. */
+export const PAYOUT_SIGNER_KEY: Hex = `0x${"0e".repeat(32)}`;
+export const PAYOUT_SIGNER = privateKeyToAddress(PAYOUT_SIGNER_KEY);
+
+/** A payout voucher as POST /api/pred2earn/claim-payout serves it. */
+export interface VoucherJson {
+  predictionId: string;
+  account: string;
+  amountMicro: string;
+  nonce: string;
+  deadline: string;
+  signature: string;
+}
 
 /** A quote as GET /api/pred2earn/quote serves it (`quote` with decimal strings) or as signed here (bigints). */
 export interface QuoteJson {
@@ -65,6 +79,16 @@ export interface BettingFixture {
   collectFees(amounts: bigint[]): Promise<TransactionReceipt>;
   /** The owner replaces the contract's odds signer. */
   setOddsSigner(signer: Address): Promise<TransactionReceipt>;
+  /** The calldata of claimPayout. */
+  claimPayoutData(voucher: VoucherJson): Hex;
+  /** Submits a payout voucher from test key i (anyone may: the USDC goes to the voucher's account). */
+  claimPayout(i: number, voucher: VoucherJson): Promise<TransactionReceipt>;
+  /** The owner closes markets on-chain. */
+  closeMarkets(marketIds: Hex[]): Promise<TransactionReceipt>;
+  /** Mints `amount` TestUSDC to the betting contract (house money for payouts). */
+  fundContract(amount: bigint): Promise<void>;
+  /** The TestUSDC balance of an address. */
+  balanceOf(address: Address): Promise<bigint>;
 }
 
 export const OWNER = 0;
@@ -81,7 +105,7 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
   const bettingData = encodeDeployData({
     abi: bettingAbi,
     bytecode: SpBetting!.bytecode,
-    args: [usdc, ODDS_SIGNER],
+    args: [usdc, ODDS_SIGNER, PAYOUT_SIGNER],
   });
   const deployed = await deploy(bettingData);
   const betting = getAddress(deployed.contractAddress!);
@@ -93,6 +117,17 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
     await mined(await chain.send(i, { to: usdc, data: call(usdcAbi, "mint", [chain.address(i), amount]) }));
     await mined(await chain.send(i, { to: usdc, data: call(usdcAbi, "approve", [contract, amount]) }));
   };
+  const claimPayoutData = (v: VoucherJson) =>
+    call(bettingAbi, "claimPayout", [
+      {
+        predictionId: BigInt(v.predictionId),
+        account: v.account,
+        amount: BigInt(v.amountMicro),
+        nonce: v.nonce,
+        deadline: BigInt(v.deadline),
+      },
+      v.signature,
+    ]);
   const placeBetData = (bet: SignedQuote, amount: bigint) =>
     call(bettingAbi, "placeBet", [
       {
@@ -143,6 +178,20 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
     },
     setOddsSigner: async (signer) =>
       mined(await chain.send(OWNER, { to: betting, data: call(bettingAbi, "setOddsSigner", [signer]) })),
+    claimPayoutData: (v) => claimPayoutData(v),
+    claimPayout: async (i, v) => mined(await chain.send(i, { to: betting, data: claimPayoutData(v) })),
+    closeMarkets: async (marketIds) =>
+      mined(await chain.send(OWNER, { to: betting, data: call(bettingAbi, "closeMarkets", [marketIds]) })),
+    fundContract: async (amount) => {
+      await mined(await chain.send(OWNER, { to: usdc, data: call(usdcAbi, "mint", [betting, amount]) }));
+    },
+    balanceOf: async (address) =>
+      (await chain.client.readContract({
+        address: usdc,
+        abi: usdcAbi,
+        functionName: "balanceOf",
+        args: [address],
+      })) as bigint,
   };
 }
 

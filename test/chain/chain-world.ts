@@ -9,7 +9,13 @@ import { type ChainIndexers, chainIndexers } from "../../src/chain/chain-jobs.js
 import type { Database } from "../../src/db/client.js";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../app.js";
 import { dataOf, post } from "../player-api.js";
-import { type BettingFixture, deployBetting, ODDS_SIGNER_KEY, type SignedQuote } from "./betting-fixture.js";
+import {
+  type BettingFixture,
+  deployBetting,
+  ODDS_SIGNER_KEY,
+  PAYOUT_SIGNER_KEY,
+  type SignedQuote,
+} from "./betting-fixture.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "./local-chain.js";
 
 export const silent = { warn: () => {}, error: () => {}, info: () => {} };
@@ -29,7 +35,7 @@ export interface ChainWorld {
   indexers: ChainIndexers;
   /** A new player signed in with the next test key, which is also a funded account on the chain. */
   newPlayer(): Promise<Player>;
-  /** One run of every configured indexer (bets, fees, then prize claims), until caught up. */
+  /** One run of every configured indexer (bets, payouts, fees, then prize claims), until caught up. */
   index(): Promise<void>;
   /** A quote of the service for player p (POST /api/pred2earn/quote). */
   quote(p: Player, eventId: string, market: string, outcome: string): Promise<SignedQuote>;
@@ -56,6 +62,7 @@ export async function startChainWorld(opts: {
     CHAIN_ID: String(LOCAL_CHAIN_ID),
     SIWE_CHAIN_IDS: `1,${LOCAL_CHAIN_ID}`,
     ODDS_SIGNER_PRIVATE_KEY: ODDS_SIGNER_KEY,
+    PAYOUT_SIGNER_PRIVATE_KEY: PAYOUT_SIGNER_KEY,
     QUOTE_TTL_SECONDS: "3600",
     BET_INDEXER_FROM_BLOCK: String(betting.deployedAt),
     FEE_INDEXER_FROM_BLOCK: String(betting.deployedAt),
@@ -82,6 +89,7 @@ export async function startChainWorld(opts: {
     },
     index: async () => {
       await indexers.bets?.();
+      await indexers.payouts?.();
       await indexers.fees?.();
       await indexers.prizeClaims?.();
     },

@@ -9,7 +9,7 @@
  * Every wait has a time limit. Amounts are integer micro-USDC (bigint) throughout.
  */
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex } from "viem";
-import { bettingAbi } from "../../../src/chain/betting-abi";
+import { spBettingAbi } from "../../../contracts/abi";
 import { api, type BetPlaced, type ChainInfo, type SignedQuote } from "../api";
 import { microToUsdc } from "../format";
 import { ask, chainName, WalletError, walletAccount, walletChainId } from "../session/wallet-sign-in";
@@ -128,7 +128,7 @@ export async function placeOnchainBet(input: {
 
   onStep({ step: "placing" });
   const data = encodeFunctionData({
-    abi: bettingAbi,
+    abi: spBettingAbi,
     functionName: "placeBet",
     args: [quoteTuple(quote.quote), quote.signature as Hex, stakeMicro],
   });

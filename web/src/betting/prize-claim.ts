@@ -5,7 +5,7 @@
  * USDC to the leaf's account; the service marks the prize claimed once its indexer reads the PrizeClaimed log.
  */
 import { encodeFunctionData, type Hex } from "viem";
-import { prizeDistributorAbi } from "../../../src/chain/prize-distributor-abi";
+import { prizeDistributorAbi } from "../../../contracts/abi";
 import type { PrizeClaim } from "../api";
 import { ask, chainName, WalletError, walletAccount, walletChainId } from "../session/wallet-sign-in";
 import type { Eip1193Provider } from "../session/wallets";

@@ -1,6 +1,7 @@
 /**
- * Compiles the Solidity sources in contracts/ with the solc npm package (offline: the compiler is bundled), for
- * the chain tests to deploy. Imports of `@openzeppelin/contracts/...` are read from node_modules (the installed
+ * Compiles the Solidity sources under contracts/ (interfaces/, test/ included) with the solc npm package (offline:
+ * the compiler is bundled), for the ABI generator (scripts/gen-contract-abis.ts), the demo chain and the chain
+ * tests to deploy. Imports of `@openzeppelin/contracts/...` are read from node_modules (the installed
  * version). The output is cached under node_modules/.cache keyed by the sources, the OpenZeppelin version and the
  * compiler version, so only the first test file of a fresh checkout pays for loading the compiler.
  */
@@ -24,13 +25,13 @@ export interface CompiledContract {
  */
 const EVM_VERSION = "cancun";
 
-const contractsDir = fileURLToPath(new URL("../../contracts/", import.meta.url));
-const cacheDir = fileURLToPath(new URL("../../node_modules/.cache/sp-contracts/", import.meta.url));
+const contractsDir = fileURLToPath(new URL("./", import.meta.url));
+const cacheDir = fileURLToPath(new URL("../node_modules/.cache/sp-contracts/", import.meta.url));
 const require = createRequire(import.meta.url);
 
 let compiled: Promise<Record<string, CompiledContract>> | null = null;
 
-/** Every contract of contracts/*.sol by name, compiled once per process (and cached on disk across runs). */
+/** Every contract under contracts/ by name, compiled once per process (and cached on disk across runs). */
 export function compileContracts(): Promise<Record<string, CompiledContract>> {
   compiled ??= compile();
   return compiled;
@@ -50,7 +51,8 @@ function findImport(path: string): { contents: string } | { error: string } {
 
 async function compile(): Promise<Record<string, CompiledContract>> {
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(contractsDir)
+  // Source unit names are paths relative to contracts/, so `import "./interfaces/ISpBetting.sol"` resolves.
+  for (const file of (readdirSync(contractsDir, { recursive: true }) as string[])
     .filter((f) => f.endsWith(".sol"))
     .sort()) {
     sources[file] = { content: readFileSync(`${contractsDir}${file}`, "utf8") };
@@ -85,9 +87,13 @@ async function compile(): Promise<Record<string, CompiledContract>> {
     );
   }
   const result: Record<string, CompiledContract> = {};
-  // Only the contracts of contracts/, not the libraries they import.
+  // Only the contracts of contracts/, not the libraries they import (interfaces have no bytecode).
   for (const file of Object.keys(sources)) {
-    for (const [name, c] of Object.entries<any>(output.contracts[file])) {
+    const contracts = output.contracts[file] as Record<
+      string,
+      { abi: Abi; evm: { bytecode: { object: string } } }
+    >;
+    for (const [name, c] of Object.entries(contracts)) {
       if (c.evm.bytecode.object) result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
     }
   }
