@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { decodeJwt, SignJWT, UnsecuredJWT } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { type CreateSiweMessageParameters, createSiweMessage } from "viem/siwe";
@@ -375,7 +376,15 @@ describe("in production", () => {
     const prod = await createTestApp({
       now: NOW,
       database: t.database,
-      env: { NODE_ENV: "production", TEST_CLOCK: "", LOG_LEVEL: "silent" },
+      env: {
+        NODE_ENV: "production",
+        TEST_CLOCK: "",
+        LOG_LEVEL: "silent",
+        // Production refuses secrets written in the repository (the test app's are): fresh ones.
+        FINALIZE_SECRET: randomBytes(16).toString("hex"),
+        ADMIN_TOKEN: randomBytes(16).toString("hex"),
+        JWT_SECRET: randomBytes(32).toString("hex"),
+      },
     });
     try {
       const message = siwe(await getNonce(prod.app));

@@ -142,6 +142,7 @@ describe.skipIf(testEngine !== "pglite")("the OpenAPI document", () => {
       "WEEK_NOT_ENDED",
       "PREVIOUS_WEEK_NOT_FINALIZED",
       "FEES_NOT_INDEXED",
+      "BETS_NOT_INDEXED",
     ]);
     const tree409 = doc.paths["/api/competition/weeks/{week}/prize-tree"]!.get!.responses["409"]!;
     expect((tree409.content!["application/json"]!.schema.allOf as any)[1].properties.code.enum).toEqual([
@@ -206,7 +207,9 @@ describe.skipIf(testEngine !== "pglite")("the OpenAPI document", () => {
     const types = await openapiTS(structuredClone(doc) as never);
     const codes = Object.keys(ERROR_STATUS).map((code) => `"${code}"`);
     expect(types).toContain(`code: ${codes.join(" | ")};`);
-    expect(types).toContain('code: "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED";');
+    expect(types).toContain(
+      'code: "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED";',
+    );
     expect(types).toContain('components["schemas"]["ErrorEnvelope"] & {');
     expect(types).toContain("postCompetitionFinalize: {");
   });

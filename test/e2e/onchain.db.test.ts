@@ -7,9 +7,8 @@
  * Then a Champions prize (issue 15): Week 1's winner sees the week's Merkle root on the prize card, claims the
  * prize from the PrizeDistributor through the wallet, and sees "Claimed" (the prize-claim indexer marks it).
  *
- * AWAITS ISSUE 10 (signed quotes): skipped until the service has the chain-info and quote routes and SpBetting
- * takes a quote. The configuration used is issue 10's (ODDS_SIGNER_PRIVATE_KEY, USDC_ADDRESS, QUOTE_TTL_SECONDS,
- * SpBetting's constructor(usdc, oddsSigner)). Skipped without Chromium and on the PostgreSQL pass.
+ * SpBetting is deployed as constructor(usdc, oddsSigner, payoutSigner). Skipped without Chromium and on the
+ * PostgreSQL pass.
  */
 import type { Browser } from "playwright-core";
 import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from "viem";
@@ -17,7 +16,7 @@ import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prizeDistributorAbi } from "../../contracts/abi.js";
 import { compileContracts } from "../../contracts/compile.js";
-import { startChainJobs } from "../../src/chain/chain-jobs.js";
+import { chainIndexers, startChainJobs } from "../../src/chain/chain-jobs.js";
 import { type TestApp, testKey } from "../app.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
 import { chromiumAvailable, DESKTOP, launchChromium, PHONE } from "./browser.js";
@@ -25,8 +24,9 @@ import { apiData, NOW, startScenarioApp, stopScenarioApp } from "./scenario.js";
 import { openSession } from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
 
-/** Whether the service has issue 10's chain-info and quote routes (their source declares the paths). */
+const silent = { warn: () => {}, error: () => {}, info: () => {} };
 const ODDS_SIGNER_KEY: Hex = `0x${"0e".repeat(32)}`;
+const PAYOUT_SIGNER_KEY: Hex = `0x${"0f".repeat(32)}`;
 const usdcAbi = parseAbi([
   "function mint(address to, uint256 amount)",
   "function balanceOf(address account) view returns (uint256)",
@@ -60,11 +60,22 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
         encodeDeployData({
           abi: SpBetting!.abi,
           bytecode: SpBetting!.bytecode,
-          args: [usdc, privateKeyToAddress(ODDS_SIGNER_KEY)],
+          args: [usdc, privateKeyToAddress(ODDS_SIGNER_KEY), privateKeyToAddress(PAYOUT_SIGNER_KEY)],
         }),
       );
       ({ t, base } = await startScenarioApp({
         play: true,
+        // The seeding finalizes weeks 0 and 1: the bet indexer must have read the chain past their end.
+        beforeSeed: async (app) => {
+          const indexers = chainIndexers({
+            config: app.config,
+            database: app.database,
+            clock: app.clock,
+            log: silent,
+          });
+          await indexers.bets?.();
+          await indexers.release();
+        },
         env: {
           CHAIN_VERIFIER: "rpc",
           CHAIN_RPC_URL: chain.url,
@@ -73,6 +84,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           BETTING_CONTRACT_ADDRESS: betting,
           USDC_ADDRESS: usdc,
           ODDS_SIGNER_PRIVATE_KEY: ODDS_SIGNER_KEY,
+          PAYOUT_SIGNER_PRIVATE_KEY: PAYOUT_SIGNER_KEY,
           // The service's clock is pinned while the chain's runs in real time.
           QUOTE_TTL_SECONDS: "3600",
           CHAIN_CONFIRMATIONS: "1",
@@ -80,7 +92,6 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           PRIZE_DISTRIBUTOR_ADDRESS: distributor,
         },
       }));
-      const silent = { warn: () => {}, error: () => {}, info: () => {} };
       jobs = startChainJobs({ config: t.config, database: t.database, clock: t.clock, log: silent });
       browser = await launchChromium();
     }, 300_000);

@@ -168,10 +168,11 @@ export const settleEvent = (t: TestApp, id: string, winningOutcome: string) =>
 
 /**
  * Starts the seeded app over HTTP; `base` is its origin, e.g. http://127.0.0.1:41234. `env` adds configuration
- * (e.g. identity sign-in); `play` also seeds the upcoming events of seedPlayEvents.
+ * (e.g. identity sign-in); `play` also seeds the upcoming events of seedPlayEvents; `beforeSeed` runs on the app
+ * before the seeding (e.g. a first run of the chain indexers, so finalize finds the chain read).
  */
 export async function startScenarioApp(
-  opts: { env?: Record<string, string>; play?: boolean } = {},
+  opts: { env?: Record<string, string>; play?: boolean; beforeSeed?: (t: TestApp) => Promise<void> } = {},
 ): Promise<{ t: TestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -185,6 +186,7 @@ export async function startScenarioApp(
     },
   });
   try {
+    await opts.beforeSeed?.(t);
     await seed(t);
     if (opts.play) await seedPlayEvents(t);
     await t.app.listen({ port, host: "127.0.0.1" });

@@ -157,12 +157,19 @@ export interface paths {
     post: operations["postPred2earnBetPlacedV2"];
   };
   "/api/pred2earn/claim-payout": {
-    /** Claim the payout of a won or void prediction */
+    /**
+     * Claim the payout of a won or void prediction, or the stake of a rejected USDC bet
+     * @description Version 1: the credits are paid at once. Version 2: a payout voucher for the betting contract's claimPayout; the same voucher is returned until it is used (the prediction is then `claimed`) or expires (a new deadline is signed). 409 INSUFFICIENT_LIQUIDITY when the contract owes more than it holds.
+     */
     post: operations["postPred2earnClaimPayout"];
   };
   "/api/user/predictions": {
     /** My predictions, newest first, each with its event */
     get: operations["getUserPredictions"];
+  };
+  "/api/admin/reconcile": {
+    /** The betting contract's balance against what it owes, vouchers against payouts, orphaned claims */
+    get: operations["getAdminReconcile"];
   };
   "/api/chain/info": {
     /**
@@ -185,7 +192,7 @@ export interface components {
       /** @enum {integer} */
       status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
       /** @enum {string} */
-      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "INSUFFICIENT_LIQUIDITY" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "PAYOUTS_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
       /** @description Facts about the error, by code */
       details?: {
           field: string;
@@ -1348,14 +1355,14 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED */
+      /** @description Error envelope: WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, BETS_NOT_INDEXED */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 409;
             /** @enum {string} */
-            code: "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED";
+            code: "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED";
           });
         };
       };
@@ -2408,14 +2415,14 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, WEEK_NOT_FINALIZED */
+      /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, BETS_NOT_INDEXED, WEEK_NOT_FINALIZED */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 409;
             /** @enum {string} */
-            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED" | "WEEK_NOT_FINALIZED";
+            code: "CONFLICT" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "WEEK_NOT_FINALIZED";
           });
         };
       };
@@ -3542,7 +3549,8 @@ export interface operations {
                 settledAt: string | null;
                 txHash?: string;
                 chainId?: number;
-                rejectReason?: string | null;
+                rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
+                rejectMessage?: string | null;
               };
               balance: number;
             };
@@ -3871,7 +3879,8 @@ export interface operations {
                 settledAt: string | null;
                 txHash?: string;
                 chainId?: number;
-                rejectReason?: string | null;
+                rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
+                rejectMessage?: string | null;
               };
             };
           };
@@ -3989,7 +3998,10 @@ export interface operations {
       };
     };
   };
-  /** Claim the payout of a won or void prediction */
+  /**
+   * Claim the payout of a won or void prediction, or the stake of a rejected USDC bet
+   * @description Version 1: the credits are paid at once. Version 2: a payout voucher for the betting contract's claimPayout; the same voucher is returned until it is used (the prediction is then `claimed`) or expires (a new deadline is signed). 409 INSUFFICIENT_LIQUIDITY when the contract owes more than it holds.
+   */
   postPred2earnClaimPayout: {
     requestBody: {
       content: {
@@ -4007,11 +4019,29 @@ export interface operations {
             success: true;
             data: {
               predictionId: string;
+              /** @description credits paid (version 1) */
               payout?: number;
               payoutUsdc?: string;
               /** Format: date-time */
               claimedAt: string;
+              /** @description the credits balance after the claim */
               balance: number;
+            } | {
+              predictionId: string;
+              /** @description where the USDC goes: the bettor's wallet (checksummed) */
+              account: string;
+              /** @description micro-USDC (uint256) */
+              amountMicro: string;
+              amountUsdc: string;
+              /** @description the bet's quote digest: the contract pays a nonce once */
+              nonce: string;
+              /** @description unix seconds (uint256): the last block timestamp the voucher can be used at */
+              deadline: string;
+              /** @description EIP-712 signature of the payout signer */
+              signature: string;
+              chainId: number;
+              /** @description the betting contract that pays (checksummed) */
+              contract: string;
             };
           };
         };
@@ -4060,14 +4090,14 @@ export interface operations {
           };
         };
       };
-      /** @description Error envelope: NOT_CLAIMABLE, ALREADY_CLAIMED */
+      /** @description Error envelope: NOT_CLAIMABLE, ALREADY_CLAIMED, INSUFFICIENT_LIQUIDITY */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
             status: 409;
             /** @enum {string} */
-            code: "NOT_CLAIMABLE" | "ALREADY_CLAIMED";
+            code: "NOT_CLAIMABLE" | "ALREADY_CLAIMED" | "INSUFFICIENT_LIQUIDITY";
           });
         };
       };
@@ -4164,7 +4194,8 @@ export interface operations {
                   settledAt: string | null;
                   txHash?: string;
                   chainId?: number;
-                  rejectReason?: string | null;
+                  rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
+                  rejectMessage?: string | null;
                 }) & ({
                   event: {
                     id: string;
@@ -4249,6 +4280,111 @@ export interface operations {
       };
     };
   };
+  /** The betting contract's balance against what it owes, vouchers against payouts, orphaned claims */
+  getAdminReconcile: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              chainId: number;
+              /** @description the betting contract (checksummed) */
+              contract: string;
+              balanceUsdc: string;
+              /** @description what the contract owes: unpaid won and void bets' payouts, rejected bets' stakes */
+              liabilities: {
+                bets: number;
+                amountUsdc: string;
+              };
+              /** @description the balance covers the liabilities; claims are refused otherwise */
+              solvent: boolean;
+              shortfallUsdc: string;
+              /** @description vouchers signed, and payouts the contract made (PayoutClaimed logs on final blocks) */
+              vouchers: {
+                issued: number;
+                issuedUsdc: string;
+                paid: number;
+                paidUsdc: string;
+              };
+              /** @description bets a voucher was signed for, then removed from the chain by a reorganisation: never paid again */
+              orphanedClaims: ({
+                  predictionId: string;
+                  userId: string;
+                  /** @description where the voucher pays (checksummed) */
+                  account: string;
+                  /** @description the bet's quote digest */
+                  nonce: string;
+                  amountUsdc: string;
+                  /** Format: date-time */
+                  voucherIssuedAt: string;
+                  /** Format: date-time */
+                  orphanedAt: string;
+                  paidAt: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: PAYOUTS_UNAVAILABLE */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "PAYOUTS_UNAVAILABLE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
   /**
    * The chain, contracts and odds signer of USDC bets
    * @description The chain, betting contract, USDC token and odds signer of version-2 bets, and the Champions prize distributor (nulls when not configured); see docs/onchain.md.
@@ -4266,6 +4402,7 @@ export interface operations {
               bettingContract: string | null;
               usdc: string | null;
               oddsSigner: string | null;
+              payoutSigner: string | null;
               /** @description how long a quote lasts (never past kickoff) */
               quoteTtlSeconds: number;
               /** @description confirmations before a bet or fee counts */
