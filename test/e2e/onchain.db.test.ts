@@ -11,16 +11,24 @@
  * PostgreSQL pass.
  */
 import type { Browser } from "playwright-core";
-import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { type Address, encodeDeployData, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prizeDistributorAbi } from "../../contracts/abi.js";
+import { prizeDistributorAbi, spBettingAbi } from "../../contracts/abi.js";
 import { compileContracts } from "../../contracts/compile.js";
 import { chainIndexers, startChainJobs } from "../../src/chain/chain-jobs.js";
-import { type TestApp, testKey } from "../app.js";
+import { call, signIn, type TestApp, testKey } from "../app.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
 import { chromiumAvailable, DESKTOP, launchChromium, PHONE } from "./browser.js";
-import { apiData, NOW, startScenarioApp, stopScenarioApp } from "./scenario.js";
+import { apiData, NOW, settleEvent, startScenarioApp, stopScenarioApp } from "./scenario.js";
+
+/** A signed-in POST through the app; the `data` of its success envelope. */
+async function apiPost(t: TestApp, url: string, cookie: string, payload: object) {
+  const res = await call(t.app, { method: "POST", url, headers: { cookie }, payload });
+  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
 import { openSession } from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
 
@@ -248,6 +256,117 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
         await p.reload();
         await card.getByTestId("prize-claimed").waitFor();
         await s.check("prize-claimed");
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("collects a won USDC bet's winnings through the wallet: the voucher sent, the pending transaction, then paid", async () => {
+      // Player 9 bets 10 USDC on play-fb-5 (Sat 2026-11-21 23:00 UTC) at 2.15 straight on-chain with a quote of the
+      // service; the house has funded the contract; the event is settled home. 10 × 2.15 = 21.50 USDC.
+      const i = 9;
+      const eventId = "play-fb-5";
+      const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      const mint = (to: Address, amount: bigint) =>
+        chain
+          .send(0, {
+            to: usdc,
+            data: encodeFunctionData({ abi: usdcAbi, functionName: "mint", args: [to, amount] }),
+          })
+          .then(mined);
+      await mint(chain.address(i), 10_000_000n);
+      await mint(betting, 1_000_000_000n);
+      const player = await signIn(t, testKey(i));
+      const quote = await apiPost(t, "/api/pred2earn/quote", player.cookie, {
+        eventId,
+        market: "1x2",
+        outcome: "home",
+      });
+      await mined(
+        await chain.send(i, {
+          to: usdc,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [betting, 10_000_000n] }),
+        }),
+      );
+      await mined(
+        await chain.send(i, {
+          to: betting,
+          data: encodeFunctionData({
+            abi: spBettingAbi,
+            functionName: "placeBet",
+            args: [
+              {
+                bettor: quote.quote.bettor,
+                marketId: quote.quote.marketId,
+                outcome: quote.quote.outcome,
+                odds: BigInt(quote.quote.odds),
+                expiry: BigInt(quote.quote.expiry),
+              },
+              quote.signature,
+              10_000_000n,
+            ],
+          }),
+        }),
+      );
+      await chain.mine(1);
+      await expect
+        .poll(async () => (await apiData(t, "/api/user/predictions", player.cookie)).items[0]?.status, {
+          timeout: 30_000,
+        })
+        .toBe("open");
+      t.clock.set(new Date("2026-11-22T01:00:00.000Z")); // after kickoff
+      await settleEvent(t, eventId, "home");
+      t.clock.set(NOW);
+      const before = await chain.client.readContract({
+        address: usdc,
+        abi: usdcAbi,
+        functionName: "balanceOf",
+        args: [chain.address(i)],
+      });
+
+      const s = await openSession(browser, {
+        base,
+        name: "usdc-payout",
+        viewport: DESKTOP,
+        timezoneId: "UTC",
+        consoleErrors,
+        wallets: [
+          {
+            wallet: { key: testKey(i), chainId: 1, decline: false },
+            options: { name: "E2E Wallet", rdns: "test.e2e.wallet", rpcUrl: chain.url },
+          },
+        ],
+      });
+      try {
+        const p = s.page;
+        await p.goto(`${base}/bets`);
+        await s.signInWith("E2E Wallet");
+        const bet = p.locator(`.bet[data-status="won"]`).first();
+        await bet.getByTestId("claim-button").waitFor();
+        expect(await bet.getByTestId("claim-button").textContent()).toBe("Claim winnings · $21.50");
+        await s.check("usdc-claim");
+        await bet.getByTestId("claim-button").click();
+        await bet.getByTestId("payout-tx").waitFor({ timeout: 60_000 });
+        await bet.getByTestId("claimed").waitFor({ timeout: 60_000 });
+        expect(await bet.getByTestId("claimed").textContent()).toMatch(
+          /^Paid \$21\.50 to 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\.$/,
+        );
+        const after = await chain.client.readContract({
+          address: usdc,
+          abi: usdcAbi,
+          functionName: "balanceOf",
+          args: [chain.address(i)],
+        });
+        expect(after - before).toBe(21_500_000n);
+        // The payout indexer reads the PayoutClaimed log: the bet is claimed, also after a reload.
+        await expect
+          .poll(async () => (await apiData(t, "/api/user/predictions", player.cookie)).items[0]?.claimed, {
+            timeout: 30_000,
+          })
+          .toBe(true);
+        await p.reload();
+        await p.locator(`.bet[data-status="won"]`).first().getByTestId("claimed").waitFor();
+        await s.check("usdc-claimed");
       } finally {
         await s.close();
       }

@@ -1,19 +1,24 @@
 /**
  * BetsPage: the player's predictions, newest first, filtered by status (kept in the URL), twenty at a time with
- * "Show more" (the API's cursor): the pick, stake, odds, status, payout, and a claim button on a won or void bet
- * not yet claimed. USDC bets still pending confirmation are re-read every few seconds.
+ * "Show more" (the API's cursor): the pick, stake, odds, status, payout, why a rejected bet does not count, and a
+ * claim button: "Claim winnings" on a won bet, "Get stake back" on a void one or a rejected USDC bet. A USDC claim
+ * is a payout voucher the browser wallet sends to the betting contract (the pending transaction shows until it is
+ * mined). USDC bets still pending confirmation are re-read every few seconds.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { useAccount, usePlayerResource } from "../account";
 import { ApiError, api, type PredictionItem, type PredictionPage, type PredictionStatus } from "../api";
 import { marketName, matchName, outcomeLabel } from "../betting/markets";
 import { formatOdds } from "../betting/odds";
+import { claimPayoutOnChain, isVoucher } from "../betting/payout-claim";
 import type { Navigate } from "../components/route-link";
 import { RouteLink } from "../components/route-link";
 import { SignInPrompt } from "../components/sign-in-prompt";
 import { Usdc, When } from "../components/values";
 import { formatCredits, formatUsdc, shortWallet } from "../format";
 import type { Route } from "../routes";
+import { storedWalletId } from "../session/stored";
+import { useBrowserWallets } from "../session/wallets";
 
 const PER_PAGE = 20;
 const PENDING_POLL_MS = 5000;
@@ -158,24 +163,76 @@ function BetList(props: { route: BetsRoute; onNavigate: Navigate }) {
   );
 }
 
+/** Why a rejected bet does not count, in words a player reads (the service's words when it has none here). */
+const REJECT_TEXT: Record<string, string> = {
+  EVENT_CLOSED: "Placed after betting on the match had closed: it does not count.",
+  QUOTE_INVALID: "Placed with a price this service did not offer: it does not count.",
+  QUOTE_EXPIRED: "Placed after its price had expired: it does not count.",
+  OUTCOME_UNAVAILABLE: "That outcome is no longer offered: the bet does not count.",
+  STAKE_LIMIT: "The stake is beyond what one bet may be: it does not count.",
+  REORGANISED: "The block holding the bet left the chain (a reorganisation): it was never placed.",
+};
+
+/**
+ * What a bet can claim: a won one its winnings, a void one its stake, a rejected USDC bet still on-chain its stake
+ * back (a reorganised one was never placed). Null when nothing.
+ */
+function claimOf(p: PredictionItem): { label: string } | null {
+  if (p.claimed) return null;
+  if (p.status === "won") return { label: "Claim winnings" };
+  if (p.status === "void") return { label: "Get stake back" };
+  if (p.status === "rejected" && p.version === 2 && p.rejectReason !== "REORGANISED") {
+    return { label: "Get stake back" };
+  }
+  return null;
+}
+
 function BetRow(props: { p: PredictionItem }) {
   const { p } = props;
   const { changed } = useAccount();
-  const [claim, setClaim] = useState<{ busy: boolean; error: string | null; done: string | null }>({
-    busy: false,
-    error: null,
-    done: null,
-  });
+  const wallets = useBrowserWallets();
+  const wallet = useMemo(
+    () => wallets.find((w) => w.id === storedWalletId()) ?? wallets[0] ?? null,
+    [wallets],
+  );
+  const [claim, setClaim] = useState<{
+    busy: string | null;
+    error: string | null;
+    done: string | null;
+    txHash: string | null;
+  }>({ busy: null, error: null, done: null, txHash: null });
   const usdc = p.version === 2;
-  const claimable = (p.status === "won" || p.status === "void") && !p.claimed && claim.done === null;
+  const owed = claim.done === null ? claimOf(p) : null;
   const payout = usdc ? (p.payoutUsdc ?? null) : (p.payout ?? null);
 
   const onClaim = async () => {
-    setClaim({ busy: true, error: null, done: null });
+    setClaim({ busy: "Claiming…", error: null, done: null, txHash: null });
     try {
       const c = await api.claim(p.id);
-      const amount = c.payoutUsdc !== undefined ? formatUsdc(c.payoutUsdc) : formatCredits(c.payout ?? 0);
-      setClaim({ busy: false, error: null, done: `Claimed ${amount}.` });
+      if (isVoucher(c)) {
+        if (!wallet) throw new Error("No browser wallet found: USDC payouts are collected with your wallet.");
+        setClaim({ busy: "Confirm the payout in your wallet…", error: null, done: null, txHash: null });
+        const txHash = await claimPayoutOnChain({
+          provider: wallet.provider,
+          voucher: c,
+          onSent: (hash) =>
+            setClaim({
+              busy: "Payout sent: waiting for it to be mined…",
+              error: null,
+              done: null,
+              txHash: hash,
+            }),
+        });
+        setClaim({
+          busy: null,
+          error: null,
+          done: `Paid ${formatUsdc(c.amountUsdc)} to ${shortWallet(c.account)}.`,
+          txHash,
+        });
+      } else {
+        const amount = c.payoutUsdc !== undefined ? formatUsdc(c.payoutUsdc) : formatCredits(c.payout ?? 0);
+        setClaim({ busy: null, error: null, done: `Claimed ${amount}.`, txHash: null });
+      }
       changed();
     } catch (err) {
       const message =
@@ -184,7 +241,7 @@ function BetRow(props: { p: PredictionItem }) {
           : err instanceof Error
             ? err.message
             : String(err);
-      setClaim({ busy: false, error: message, done: null });
+      setClaim({ busy: null, error: message, done: null, txHash: null });
       if (err instanceof ApiError && err.code === "ALREADY_CLAIMED") changed();
     }
   };
@@ -205,7 +262,11 @@ function BetRow(props: { p: PredictionItem }) {
             {`USDC bet · tx ${shortWallet(p.txHash)}`}
           </p>
         )}
-        {p.status === "rejected" && p.rejectReason && <p class="error-text small">{p.rejectReason}</p>}
+        {p.status === "rejected" && (p.rejectReason || p.rejectMessage) && (
+          <p class="error-text small" data-testid="reject-reason" title={p.rejectMessage ?? undefined}>
+            {(p.rejectReason && REJECT_TEXT[p.rejectReason]) ?? p.rejectMessage}
+          </p>
+        )}
       </div>
       <dl class="bet-figures">
         <div>
@@ -232,17 +293,29 @@ function BetRow(props: { p: PredictionItem }) {
         )}
       </dl>
       <div class="bet-actions">
-        {claimable ? (
-          <button type="button" class="button button-primary" onClick={onClaim} disabled={claim.busy}>
-            {claim.busy
-              ? "Claiming…"
-              : `Claim ${usdc ? formatUsdc(p.payoutUsdc ?? "0") : formatCredits(Number(payout ?? 0))}`}
+        {owed ? (
+          <button
+            type="button"
+            class="button button-primary"
+            onClick={onClaim}
+            disabled={claim.busy !== null}
+            data-testid="claim-button"
+          >
+            {claim.busy ??
+              (p.status === "won"
+                ? `${owed.label} · ${usdc ? formatUsdc(p.payoutUsdc ?? "0") : formatCredits(Number(payout ?? 0))}`
+                : owed.label)}
           </button>
         ) : p.claimed || claim.done ? (
-          <span class="status-good small" role="status">
+          <span class="status-good small" role="status" data-testid="claimed">
             {claim.done ?? "Claimed"}
           </span>
         ) : null}
+        {claim.txHash && (
+          <p class="muted small" title={claim.txHash} data-testid="payout-tx">
+            {`Payout transaction ${shortWallet(claim.txHash)}`}
+          </p>
+        )}
         {claim.error && (
           <p class="error-text small" role="alert">
             {claim.error}
