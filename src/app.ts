@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { oidcVerifier } from "./auth/oidc.js";
+import { SignInOrigins } from "./auth/origins.js";
 import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
@@ -85,9 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     sessions: new SessionCache(db, database.changeCount),
     jwtKey: new TextEncoder().encode(config.jwtSecret),
-    siweDomain: config.siweDomain,
+    // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
+    origins: new SignInOrigins(config, () => {
+      const address = app.server.address();
+      return address && typeof address === "object" ? address.port : config.port;
+    }),
     siweChainIds: config.siweChainIds,
-    appOrigins: config.appOrigins,
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
@@ -102,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prizeDistributor: prizeDistributorOf(config),
   };
 
-  await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
+  await registerSession(app, { auth, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
   await app.register(healthRoutes, { ping: database.ping });
   if (config.benchCeiling) await app.register(benchCeilingRoute);

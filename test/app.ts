@@ -100,13 +100,17 @@ export async function signedSiwe(
   over: { uri?: string; issuedAt?: Date } = {},
 ): Promise<{ message: string; signature: `0x${string}` }> {
   const account = privateKeyToAccount(privateKey);
-  const nonce = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data.nonce as string;
+  // Signs for the domain the server names, as the page does.
+  const { nonce, domain } = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data as {
+    nonce: string;
+    domain: string;
+  };
   const message = createSiweMessage({
     address: account.address,
     chainId: 1,
-    domain: t.config.siweDomain,
+    domain,
     nonce,
-    uri: over.uri ?? `http://${t.config.siweDomain}`,
+    uri: over.uri ?? `http://${domain}`,
     version: "1",
     issuedAt: over.issuedAt ?? t.clock.now(),
   });
