@@ -26,6 +26,8 @@ import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import type { Faucet } from "./demo/faucet.js";
+import { demoRoutes } from "./demo/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
@@ -49,6 +51,8 @@ export interface AppDeps {
   clock: AdjustableClock;
   /** Shared store for rate-limit counters; null keeps them in process memory. */
   redis?: Redis | null;
+  /** `npm run demo` only: the demo chain's faucet (POST /api/demo/faucet); absent elsewhere, so that route is 404. */
+  demo?: { faucet: Faucet } | null;
 }
 
 declare module "fastify" {
@@ -139,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     quotes: quoteDeps(config, db, clock),
   });
   await app.register(chainRoutes, { deps: chainInfoDeps(config) });
+  if (deps.demo) await app.register(demoRoutes, { faucet: deps.demo.faucet });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);
   return app;

@@ -12,13 +12,14 @@
  * SpBetting's constructor(usdc, oddsSigner)). Skipped without Chromium and on the PostgreSQL pass.
  */
 import type { Browser } from "playwright-core";
-import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChainJobs } from "../../src/chain/chain-jobs.js";
 import { prizeDistributorAbi } from "../../src/chain/prize-distributor-abi.js";
+import { deployBetting, deployPrizeDistributor, deployTestUsdc } from "../../src/demo/deploy-contracts.js";
 import { type TestApp, testKey } from "../app.js";
-import { compileContracts } from "../chain/compile-contracts.js";
+import { ownerDeploy } from "../chain/betting-fixture.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
 import { chromiumAvailable, DESKTOP, launchChromium, PHONE } from "./browser.js";
 import { apiData, NOW, startScenarioApp, stopScenarioApp } from "./scenario.js";
@@ -48,21 +49,11 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
     beforeAll(async () => {
       await ensureWebBuild();
       chain = await startLocalChain({ startTime: NOW });
-      const { TestUSDC, SpBetting, PrizeDistributor } = await compileContracts();
-      const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-      const deploy = async (data: Hex) =>
-        (await mined(await chain.send(0, { data, gas: 5_000_000n }))).contractAddress!;
-      usdc = await deploy(encodeDeployData({ abi: TestUSDC!.abi, bytecode: TestUSDC!.bytecode }));
-      distributor = await deploy(
-        encodeDeployData({ abi: prizeDistributorAbi, bytecode: PrizeDistributor!.bytecode, args: [usdc] }),
-      );
-      betting = await deploy(
-        encodeDeployData({
-          abi: SpBetting!.abi,
-          bytecode: SpBetting!.bytecode,
-          args: [usdc, privateKeyToAddress(ODDS_SIGNER_KEY)],
-        }),
-      );
+      const deploy = ownerDeploy(chain);
+      usdc = (await deployTestUsdc(deploy)).address;
+      distributor = (await deployPrizeDistributor(deploy, usdc)).address;
+      betting = (await deployBetting(deploy, usdc, { oddsSigner: privateKeyToAddress(ODDS_SIGNER_KEY) }))
+        .address;
       ({ t, base } = await startScenarioApp({
         play: true,
         env: {
