@@ -116,17 +116,18 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           await s.signInWith("E2E Wallet");
           const event = p.locator(`.event[data-event-id="${eventId}"]`);
           await event.locator(".outcome").first().click();
-          await event.getByText("USDC (wallet)").click();
-          await event.getByLabel("Stake (USDC)").fill("10");
-          await event.getByRole("button", { name: "Get a price" }).click();
-          await event.getByTestId("usdc-quote").waitFor();
-          expect(await event.getByTestId("usdc-quote").textContent()).toMatch(
+          const slip = await s.openSlip();
+          await slip.getByText("USDC (wallet)").click();
+          await slip.getByLabel("Stake (USDC)").fill("10");
+          await slip.getByRole("button", { name: "Get a price" }).click();
+          await slip.getByTestId("usdc-quote").waitFor();
+          expect(await slip.getByTestId("usdc-quote").textContent()).toMatch(
             /^Price 2\.15, guaranteed in (01h 00m 00s|00h 59m \d\ds)\. Returns \$21\.50 if it wins\.$/,
           );
           await s.check("usdc-quote");
-          await event.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
+          await slip.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
           await expect
-            .poll(() => event.getByTestId("usdc-step").textContent(), { timeout: 60_000 })
+            .poll(() => slip.getByTestId("usdc-step").textContent(), { timeout: 60_000 })
             .toBe("Bet confirmed on-chain.");
           await s.check("usdc-confirmed");
 

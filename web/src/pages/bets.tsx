@@ -7,7 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useAccount, usePlayerResource } from "../account";
 import { ApiError, api, type PredictionItem, type PredictionPage, type PredictionStatus } from "../api";
 import { marketName, matchName, outcomeLabel } from "../betting/markets";
-import { formatOdds } from "../betting/odds";
+import { useOddsText } from "../betting/use-odds-text";
 import type { Navigate } from "../components/route-link";
 import { RouteLink } from "../components/route-link";
 import { SignInPrompt } from "../components/sign-in-prompt";
@@ -18,7 +18,7 @@ import type { Route } from "../routes";
 const PER_PAGE = 20;
 const PENDING_POLL_MS = 5000;
 
-const STATUS_TEXT: Record<string, string> = {
+export const STATUS_TEXT: Record<string, string> = {
   pending: "Pending",
   open: "Open",
   won: "Won",
@@ -63,7 +63,7 @@ export function BetsPage(props: { route: BetsRoute; onNavigate: Navigate }) {
 function BetList(props: { route: BetsRoute; onNavigate: Navigate }) {
   const { route, onNavigate } = props;
   const status = route.status;
-  const first = usePlayerResource(`predictions/${status ?? "all"}`, () =>
+  const first = usePlayerResource(["predictions", status ?? "all"], () =>
     api.predictions({ status: status ?? undefined, limit: PER_PAGE }),
   );
   const [more, setMore] = useState<{ key: string; pages: PredictionPage[]; loading: boolean }>({
@@ -161,6 +161,7 @@ function BetList(props: { route: BetsRoute; onNavigate: Navigate }) {
 function BetRow(props: { p: PredictionItem }) {
   const { p } = props;
   const { changed } = useAccount();
+  const oddsText = useOddsText();
   const [claim, setClaim] = useState<{ busy: boolean; error: string | null; done: string | null }>({
     busy: false,
     error: null,
@@ -214,7 +215,7 @@ function BetRow(props: { p: PredictionItem }) {
         </div>
         <div>
           <dt>Odds</dt>
-          <dd>{formatOdds(p.odds)}</dd>
+          <dd>{oddsText(p.odds)}</dd>
         </div>
         <div>
           <dt>Status</dt>
