@@ -172,7 +172,11 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
 
   it("shows both prices when the odds moved before the bet, stakes nothing, and bets at the new price when asked", async () => {
     const slip = desktop.page.getByTestId("bet-slip");
+    // The slip reads the picked event once when it is added; the price moves after that read (and before the
+    // slip's next one), so it is the server that refuses the stale price.
+    const read = desktop.page.waitForResponse((r) => r.url().endsWith("/api/events/play-fb-2"));
     await outcome(desktop, "play-fb-2", "Draw", "3.40").click();
+    await read;
     const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-21T17:00:00.000Z");
     moved.markets[0]!.outcomes[1]!.odds = 3.6;
     await putAdminEvent(t, "play-fb-2", moved);
