@@ -5,7 +5,7 @@
 import { useId } from "preact/hooks";
 import { useAccount, usePlayerResource } from "../account";
 import { api } from "../api";
-import { marketName, outcomeLabel } from "../betting/markets";
+import { marketName, matchName, outcomeLabel } from "../betting/markets";
 import { useOddsText } from "../betting/use-odds-text";
 import { formatCredits } from "../format";
 import { STATUS_TEXT } from "../pages/bets";
@@ -35,7 +35,7 @@ export function RecentBets(props: { onNavigate: Navigate }) {
                 <span class="recent-pick">
                   <strong>{outcomeLabel(p.event, p.market, p.outcome)}</strong>
                   <span class="muted small block">
-                    {`${marketName(p.market)} · `}
+                    {`${marketName(p.market)} · ${matchName(p.event)} · `}
                     {p.version === 2 ? <Usdc amount={p.stakeUsdc ?? "0"} /> : formatCredits(p.stake ?? 0)}
                     {` at ${oddsText(p.odds)}`}
                   </span>
