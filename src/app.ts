@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { competitionDepsFor } from "./app-deps.js";
 import { oidcVerifier } from "./auth/oidc.js";
+import { SignInOrigins } from "./auth/origins.js";
 import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
@@ -20,6 +21,8 @@ import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import type { Faucet } from "./demo/faucet.js";
+import { demoRoutes } from "./demo/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
@@ -44,6 +47,8 @@ export interface AppDeps {
   clock: AdjustableClock;
   /** Shared store for rate-limit counters; null keeps them in process memory. */
   redis?: Redis | null;
+  /** `npm run demo` only: the demo chain's faucet (POST /api/demo/faucet); absent elsewhere, so that route is 404. */
+  demo?: { faucet: Faucet } | null;
 }
 
 declare module "fastify" {
@@ -81,9 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     sessions: new SessionCache(db, database.changeCount),
     jwtKey: new TextEncoder().encode(config.jwtSecret),
-    siweDomain: config.siweDomain,
+    // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
+    origins: new SignInOrigins(config, () => {
+      const address = app.server.address();
+      return address && typeof address === "object" ? address.port : config.port;
+    }),
     siweChainIds: config.siweChainIds,
-    appOrigins: config.appOrigins,
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,
   };
@@ -94,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config.rankCache ? new RankCache(db, database.changeCount, database.bulkDb) : null,
   );
 
-  await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
+  await registerSession(app, { auth, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
   await app.register(healthRoutes, { ping: database.ping });
   if (config.benchCeiling) await app.register(benchCeilingRoute);
@@ -126,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(predictionRoutes, { deps: onchainBets, quotes: quoteDeps(config, db, clock) });
   await app.register(reconcileRoutes, { deps: onchainBets, adminToken: config.adminToken });
   await app.register(chainRoutes, { deps: chainInfoDeps(config) });
+  if (deps.demo) await app.register(demoRoutes, { faucet: deps.demo.faucet });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);
   return app;

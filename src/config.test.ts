@@ -53,10 +53,11 @@ describe("loadConfig defaults", () => {
       adminToken: "dev-admin-token",
       jwtSecret: "dev-jwt-secret-change-me-0123456789abcdef",
       protocolIncentiveMicro: 0n,
-      siweDomain: "localhost:3000",
+      siweDomains: null,
       siweChainIds: [1, 8453],
       oidc: null,
-      appOrigins: ["http://localhost:3000", "http://127.0.0.1:3000"],
+      appOrigins: null,
+      publicUrl: null,
       testClock: false,
       rateLimits: { readPerMin: 300, writePerMin: 60, authPerMin: 20, finalizePerMin: 10 },
       welcomeCredits: 1000,
@@ -75,11 +76,23 @@ describe("loadConfig defaults", () => {
     expect(c.jwtSecret).toBe(DEV_DEFAULTS.jwtSecret);
   });
 
-  it("derives the default app origins from PORT", () => {
-    expect(loadConfig({ PORT: "8080" }).appOrigins).toEqual([
-      "http://localhost:8080",
-      "http://127.0.0.1:8080",
-    ]);
+  it("leaves the sign-in domains and app origins to the listened port when unset (src/auth/origins.ts)", () => {
+    const c = loadConfig({ PORT: "8080" });
+    expect(c.siweDomains).toBeNull();
+    expect(c.appOrigins).toBeNull();
+  });
+
+  it("reads SIWE_DOMAINS as a list, the older SIWE_DOMAIN as a list of one, and PUBLIC_URL", () => {
+    expect(
+      loadConfig({ SIWE_DOMAINS: "App.Example.com, localhost:5173,app.example.com" }).siweDomains,
+    ).toEqual(["app.example.com", "localhost:5173"]);
+    expect(loadConfig({ SIWE_DOMAIN: "app.example.com:8443" }).siweDomains).toEqual(["app.example.com:8443"]);
+    expect(loadConfig({ PUBLIC_URL: "https://play.example.com" }).publicUrl).toBe("https://play.example.com");
+    expectRefused({ SIWE_DOMAINS: "a.example", SIWE_DOMAIN: "b.example" }, "SIWE_DOMAIN");
+    expectRefused({ SIWE_DOMAINS: "a.example,https://b.example" }, "SIWE_DOMAINS");
+    expectRefused({ SIWE_DOMAINS: "a.example,,b.example" }, "SIWE_DOMAINS");
+    expectRefused({ PUBLIC_URL: "play.example.com" }, "PUBLIC_URL");
+    expectRefused({ PUBLIC_URL: "ftp://play.example.com" }, "PUBLIC_URL");
   });
 
   it("is silent under NODE_ENV=test", () => {
@@ -116,7 +129,7 @@ describe("loadConfig defaults", () => {
     expect(c.seasonStart.toISOString()).toBe("2027-03-01T10:30:00.000Z");
     expect(c.weekOneStart.toISOString()).toBe("2027-03-09T00:00:00.000Z");
     expect(c.protocolIncentiveMicro).toBe(250_500_000n);
-    expect(c.siweDomain).toBe("app.example.com");
+    expect(c.siweDomains).toEqual(["app.example.com"]);
     expect(c.siweChainIds).toEqual([1, 10, 8453]);
     expect(c.oidc).toEqual({
       issuer: "https://accounts.example.com",

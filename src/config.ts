@@ -35,14 +35,18 @@ export interface Config {
   adminToken: string;
   jwtSecret: string;
   protocolIncentiveMicro: bigint;
-  siweDomain: string;
+  /** SIWE_DOMAINS (or the older SIWE_DOMAIN), lower case; null: localhost and 127.0.0.1 of the listened port (+ PUBLIC_URL's host). */
+  siweDomains: string[] | null;
   siweChainIds: number[];
   /**
    * Identity login; null when off. `authorizationUrl` is where a browser starts the issuer's sign-in (null: the
    * API accepts ID tokens, but the web page offers no identity button).
    */
   oidc: { issuer: string; audience: string; jwksUrl: string; authorizationUrl: string | null } | null;
-  appOrigins: string[];
+  /** APP_ORIGINS; null: the same defaults as siweDomains, as origins (src/auth/origins.ts). */
+  appOrigins: string[] | null;
+  /** PUBLIC_URL: where players open the service (its host and origin join the sign-in defaults); null when unset. */
+  publicUrl: string | null;
   testClock: boolean;
   rateLimits: { readPerMin: number; writePerMin: number; authPerMin: number; finalizePerMin: number };
   welcomeCredits: number;
@@ -155,6 +159,25 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(u.protocol)) fail(name, `must use ${protocols.join(" or ")}`);
   return raw;
+}
+
+/**
+ * SIWE_DOMAINS (comma-separated `host[:port]`), or the older single SIWE_DOMAIN; both at once are refused (which
+ * one wins would be a guess). Null when neither is set: the defaults follow the port listened on.
+ */
+function domainList(env: Env): string[] | null {
+  const many = str(env, "SIWE_DOMAINS");
+  const one = str(env, "SIWE_DOMAIN");
+  if (many !== undefined && one !== undefined)
+    fail("SIWE_DOMAIN", "set SIWE_DOMAINS or SIWE_DOMAIN, not both");
+  const name = many !== undefined ? "SIWE_DOMAINS" : "SIWE_DOMAIN";
+  const raw = many ?? one;
+  if (raw === undefined) return null;
+  const domains = raw.split(",").map((d) => d.trim().toLowerCase());
+  for (const d of domains) {
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(d)) fail(name, `${quote(d)} is not a host or host:port`);
+  }
+  return [...new Set(domains)];
 }
 
 export interface ChainConfig {
@@ -408,8 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
-  const siweDomain = str(env, "SIWE_DOMAIN") ?? "localhost:3000";
-  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(siweDomain)) fail("SIWE_DOMAIN", "must be a host or host:port");
+  const siweDomains = domainList(env);
   const chainRaw = str(env, "SIWE_CHAIN_IDS") ?? "1,8453";
   const siweChainIds = chainRaw.split(",").map((s) => s.trim());
   if (siweChainIds.some((s) => !/^[1-9]\d{0,15}$/.test(s))) {
@@ -428,11 +450,10 @@ export function loadConfig(env: Env = process.env): Config {
     fail("OIDC_AUTHORIZATION_URL", "needs OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL");
   }
 
+  const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]);
   const appOriginsRaw = str(env, "APP_ORIGINS");
-  const appOrigins = appOriginsRaw
-    ? appOriginsRaw.split(",").map((s) => s.trim())
-    : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
-  for (const o of appOrigins) {
+  const appOrigins = appOriginsRaw ? appOriginsRaw.split(",").map((s) => s.trim()) : null;
+  for (const o of appOrigins ?? []) {
     let parsed: URL | null = null;
     try {
       parsed = new URL(o);
@@ -466,10 +487,11 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     jwtSecret,
     protocolIncentiveMicro,
-    siweDomain,
+    siweDomains,
     siweChainIds: siweChainIds.map(Number),
     oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl, authorizationUrl } : null,
     appOrigins,
+    publicUrl,
     testClock,
     rateLimits: {
       readPerMin: int(env, "RATE_LIMIT_READ_PER_MIN", 300, 1, 1_000_000_000),

@@ -7,7 +7,7 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { buildApp } from "../src/app.js";
+import { type AppDeps, buildApp } from "../src/app.js";
 import { AdjustableClock } from "../src/clock.js";
 import { type Config, loadConfig } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
@@ -49,12 +49,18 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 export async function createTestApp(
-  opts: { env?: Record<string, string>; now?: Date; database?: Database } = {},
+  opts: {
+    env?: Record<string, string>;
+    now?: Date;
+    database?: Database;
+    /** The demo chain's routes (`npm run demo`), built on the app's clock. */
+    demo?: (clock: AdjustableClock) => AppDeps["demo"];
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(opts.env);
   const database = opts.database ?? (await createTestDatabase());
   const clock = new AdjustableClock(opts.now ?? new Date("2026-11-20T12:00:00.000Z"));
-  const app = await buildApp({ config, database, clock });
+  const app = await buildApp({ config, database, clock, demo: opts.demo?.(clock) });
   checkResponsesAgainstDocument(app);
   await app.ready();
   return {
@@ -100,13 +106,17 @@ export async function signedSiwe(
   over: { uri?: string; issuedAt?: Date } = {},
 ): Promise<{ message: string; signature: `0x${string}` }> {
   const account = privateKeyToAccount(privateKey);
-  const nonce = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data.nonce as string;
+  // Signs for the domain the server names, as the page does.
+  const { nonce, domain } = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data as {
+    nonce: string;
+    domain: string;
+  };
   const message = createSiweMessage({
     address: account.address,
     chainId: 1,
-    domain: t.config.siweDomain,
+    domain,
     nonce,
-    uri: over.uri ?? `http://${t.config.siweDomain}`,
+    uri: over.uri ?? `http://${domain}`,
     version: "1",
     issuedAt: over.issuedAt ?? t.clock.now(),
   });

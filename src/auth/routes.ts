@@ -39,13 +39,14 @@ export async function authRoutes(
     "/api/auth/nonce",
     {
       schema: {
-        summary: "A single-use sign-in nonce (10 min)",
+        summary: "A single-use sign-in nonce (10 min) and the domain to sign for",
         tags: ["auth"],
         response: { 200: okSchema(NonceResponse) },
       },
       config: { rateClass: "auth", auth: "public" },
     },
-    async () => ok({ nonce: (await issueNonce(auth)).nonce }),
+    async (request) =>
+      ok({ nonce: (await issueNonce(auth)).nonce, domain: auth.origins.domainFor(request.headers.host) }),
   );
 
   app.post(

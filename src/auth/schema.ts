@@ -11,7 +11,11 @@ export const WalletSignInBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const NonceResponse = Type.Object({ nonce: Type.String() });
+export const NonceResponse = Type.Object({
+  nonce: Type.String(),
+  /** The domain (`host[:port]`) the EIP-4361 message should name: the request's host when it is accepted. */
+  domain: Type.String(),
+});
 export const UserResponse = Type.Object({ user: UserSchema });
 
 export const OidcSignInBody = Type.Object(

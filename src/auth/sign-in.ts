@@ -26,6 +26,7 @@ import {
   revokeSession,
 } from "./auth.repository.js";
 import type { OidcVerifier } from "./oidc.js";
+import type { SignInOrigins } from "./origins.js";
 import type { SessionCache } from "./session-cache.js";
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from "./session-token.js";
 
@@ -37,10 +38,9 @@ export interface AuthDeps {
   /** Active sessions remembered, kept exact by the session change feed (`resolveSessionUserId`); null: off. */
   sessions?: SessionCache | null;
   jwtKey: Uint8Array;
-  siweDomain: string;
+  /** The accepted SIWE domains and app origins: a message's `uri` must be one of the origins (or on its domain). */
+  origins: SignInOrigins;
   siweChainIds: number[];
-  /** APP_ORIGINS: a message's `uri` must be one of them (or an origin on SIWE_DOMAIN). */
-  appOrigins: string[];
   welcomeCredits: number;
   /** Verifies OIDC ID tokens; null when identity login is not configured. */
   oidc: OidcVerifier | null;
@@ -93,17 +93,23 @@ export async function signInWithWallet(
       { field: "body.message", message: "must be a Sign-In with Ethereum message" },
     ]);
   }
-  if (parsed.domain !== deps.siweDomain) throw unauthenticated(`domain must be ${deps.siweDomain}`);
+  if (!deps.origins.acceptsDomain(parsed.domain)) {
+    throw unauthenticated(`domain must be one of ${deps.origins.domains().join(", ")}`);
+  }
   if (!deps.siweChainIds.includes(parsed.chainId))
     throw unauthenticated(`chain id ${parsed.chainId} is not accepted`);
   const origin = originOf(parsed.uri);
-  if (!origin || !(deps.appOrigins.includes(origin) || new URL(origin).host === deps.siweDomain)) {
+  // The uri is an app origin, or an origin on the (accepted) domain the message names.
+  if (
+    !origin ||
+    !(deps.origins.origins().includes(origin) || new URL(origin).host === parsed.domain.toLowerCase())
+  ) {
     throw unauthenticated(`uri ${parsed.uri} is not an origin of this service`);
   }
   if (parsed.issuedAt && parsed.issuedAt.getTime() > now.getTime() + ISSUED_AT_SKEW_MS) {
     throw unauthenticated("message issued in the future");
   }
-  if (!validateSiweMessage({ message: parsed, domain: deps.siweDomain, time: now })) {
+  if (!validateSiweMessage({ message: parsed, domain: parsed.domain, time: now })) {
     throw unauthenticated("message expired or not yet valid");
   }
   let valid = false;

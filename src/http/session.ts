@@ -1,6 +1,6 @@
 /**
  * Session auth for routes: reads the `session` cookie once per request, and rejects cookie-authenticated
- * writes whose Origin is not one of APP_ORIGINS (403).
+ * writes whose Origin is not one of the app origins (APP_ORIGINS or its defaults, src/auth/origins.ts): 403.
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -22,7 +22,7 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export async function registerSession(
   app: FastifyInstance,
-  opts: { auth: AuthDeps; appOrigins: string[]; secureCookie: boolean },
+  opts: { auth: AuthDeps; secureCookie: boolean },
 ): Promise<void> {
   await app.register(cookie);
   const cache = new WeakMap<FastifyRequest, Promise<{ user: UserRow; sessionId: string } | null>>();
@@ -48,7 +48,7 @@ export async function registerSession(
     if (!WRITE_METHODS.has(request.method) || !request.cookies?.[SESSION_COOKIE]) return;
     const origin = request.headers.origin;
     // Browsers send Origin on cross-site writes; a cookie-bearing write from a foreign origin is refused.
-    if (origin !== undefined && !opts.appOrigins.includes(origin)) {
+    if (origin !== undefined && !opts.auth.origins.origins().includes(origin)) {
       throw new AppError("FORBIDDEN", `Origin ${origin} may not send cookie-authenticated writes`);
     }
     // A browser that sends no Origin still says where the request comes from (Fetch Metadata).

@@ -5,17 +5,16 @@
  * and the payout signer `PAYOUT_SIGNER_KEY`, which the tests give the service as ODDS_SIGNER_PRIVATE_KEY and
  * PAYOUT_SIGNER_PRIVATE_KEY.
  */
-import {
-  type Address,
-  encodeDeployData,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  type TransactionReceipt,
-} from "viem";
+import { type Address, encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { compileContracts } from "../../contracts/compile.js";
 import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
+import {
+  type Deploy,
+  deployBetting as deployBettingContract,
+  deployMockFeeProtocol as deployMockFee,
+  deployTestUsdc,
+} from "../../src/demo/deploy-contracts.js";
 import { LOCAL_CHAIN_ID, type LocalChain } from "./local-chain.js";
 
 /** The odds signer's key in the chain tests: not a ganache account (it never sends transactions). */
@@ -93,23 +92,26 @@ export interface BettingFixture {
 
 export const OWNER = 0;
 
+/** The deployer of the chain tests: test key OWNER sends the creation, and the receipt gives the address. */
+export function ownerDeploy(chain: LocalChain): Deploy {
+  return async (data) => {
+    const hash = await chain.send(OWNER, { data, gas: 5_000_000n });
+    const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    return { address: receipt.contractAddress!, blockNumber: receipt.blockNumber };
+  };
+}
+
 export async function deployBetting(chain: LocalChain): Promise<BettingFixture> {
-  const { TestUSDC, SpBetting } = await compileContracts();
-  const usdcAbi = TestUSDC!.abi;
-  const bettingAbi = SpBetting!.abi;
   const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-  const deploy = (data: Hex) => chain.send(OWNER, { data, gas: 3_000_000n }).then(mined);
-  const usdc = getAddress(
-    (await deploy(encodeDeployData({ abi: usdcAbi, bytecode: TestUSDC!.bytecode }))).contractAddress!,
-  );
-  const bettingData = encodeDeployData({
-    abi: bettingAbi,
-    bytecode: SpBetting!.bytecode,
-    args: [usdc, ODDS_SIGNER, PAYOUT_SIGNER],
-  });
-  const deployed = await deploy(bettingData);
-  const betting = getAddress(deployed.contractAddress!);
-  const otherBetting = getAddress((await deploy(bettingData)).contractAddress!);
+  const deploy = ownerDeploy(chain);
+  const testUsdc = await deployTestUsdc(deploy);
+  const usdc = testUsdc.address;
+  const usdcAbi = testUsdc.abi;
+  const signers = { oddsSigner: ODDS_SIGNER, payoutSigner: PAYOUT_SIGNER };
+  const deployed = await deployBettingContract(deploy, usdc, signers);
+  const bettingAbi = deployed.abi;
+  const betting = deployed.address;
+  const otherBetting = (await deployBettingContract(deploy, usdc, signers)).address;
   const call = (abi: typeof usdcAbi, functionName: string, args: unknown[]) =>
     encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
 
@@ -197,16 +199,9 @@ export async function deployBetting(chain: LocalChain): Promise<BettingFixture> 
 
 /** A MockFeeProtocol (another protocol's fee event, 18 decimals) deployed by the owner. */
 export async function deployMockFeeProtocol(chain: LocalChain) {
-  const { MockFeeProtocol } = await compileContracts();
-  const abi = MockFeeProtocol!.abi;
   const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-  const deployed = await mined(
-    await chain.send(OWNER, {
-      data: encodeDeployData({ abi, bytecode: MockFeeProtocol!.bytecode }),
-      gas: 1_000_000n,
-    }),
-  );
-  const address = getAddress(deployed.contractAddress!);
+  const deployed = await deployMockFee(ownerDeploy(chain));
+  const { address, abi } = deployed;
   return {
     address,
     deployedAt: deployed.blockNumber,

@@ -180,7 +180,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
       expect(first).toMatch(/^3d 1[12]h \d\dm \d\ds$/);
       await expect.poll(() => timer.textContent(), { timeout: 5000 }).not.toBe(first);
       const ends = page.locator(".countdown .small time");
-      expect(await ends.textContent()).toBe("Tue, Nov 24, 01:00");
+      expect(await ends.textContent()).toBe("Tue, Nov 24, 01:00 GMT+1");
       expect(await ends.getAttribute("title")).toBe("Tue, Nov 24, 2026, 00:00 UTC");
 
       // The prize card: Week 2 = Week 1 fees + incentive, as money, exact on hover.
@@ -497,7 +497,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
         const p = phone.page;
         await p.goto(`${base}/`);
         await p.locator(".ladder-table").waitFor();
-        expect(await p.locator(".countdown .small time").textContent()).toBe("Tue, Nov 24, 09:00");
+        expect(await p.locator(".countdown .small time").textContent()).toBe("Tue, Nov 24, 09:00 GMT+9");
         await phone.check("week2-qualification");
         await p.goto(`${base}/?week=2&type=champions`);
         await p.locator(".ladder-table").waitFor();

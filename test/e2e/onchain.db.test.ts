@@ -11,13 +11,14 @@
  * PostgreSQL pass.
  */
 import type { Browser } from "playwright-core";
-import { type Address, encodeDeployData, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prizeDistributorAbi, spBettingAbi } from "../../contracts/abi.js";
-import { compileContracts } from "../../contracts/compile.js";
 import { chainIndexers, startChainJobs } from "../../src/chain/chain-jobs.js";
+import { deployBetting, deployPrizeDistributor, deployTestUsdc } from "../../src/demo/deploy-contracts.js";
 import { call, signIn, type TestApp, testKey } from "../app.js";
+import { ownerDeploy } from "../chain/betting-fixture.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.js";
 import { chromiumAvailable, DESKTOP, launchChromium, PHONE } from "./browser.js";
 import { apiData, NOW, settleEvent, startScenarioApp, stopScenarioApp } from "./scenario.js";
@@ -56,21 +57,15 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
     beforeAll(async () => {
       await ensureWebBuild();
       chain = await startLocalChain({ startTime: NOW });
-      const { TestUSDC, SpBetting, PrizeDistributor } = await compileContracts();
-      const mined = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-      const deploy = async (data: Hex) =>
-        (await mined(await chain.send(0, { data, gas: 5_000_000n }))).contractAddress!;
-      usdc = await deploy(encodeDeployData({ abi: TestUSDC!.abi, bytecode: TestUSDC!.bytecode }));
-      distributor = await deploy(
-        encodeDeployData({ abi: prizeDistributorAbi, bytecode: PrizeDistributor!.bytecode, args: [usdc] }),
-      );
-      betting = await deploy(
-        encodeDeployData({
-          abi: SpBetting!.abi,
-          bytecode: SpBetting!.bytecode,
-          args: [usdc, privateKeyToAddress(ODDS_SIGNER_KEY), privateKeyToAddress(PAYOUT_SIGNER_KEY)],
-        }),
-      );
+      const deploy = ownerDeploy(chain);
+      usdc = (await deployTestUsdc(deploy)).address;
+      distributor = (await deployPrizeDistributor(deploy, usdc)).address;
+      betting = (
+        await deployBetting(deploy, usdc, {
+          oddsSigner: privateKeyToAddress(ODDS_SIGNER_KEY),
+          payoutSigner: privateKeyToAddress(PAYOUT_SIGNER_KEY),
+        })
+      ).address;
       ({ t, base } = await startScenarioApp({
         play: true,
         // The seeding finalizes weeks 0 and 1: the bet indexer must have read the chain past their end.
@@ -144,17 +139,18 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           await s.signInWith("E2E Wallet");
           const event = p.locator(`.event[data-event-id="${eventId}"]`);
           await event.locator(".outcome").first().click();
-          await event.getByText("USDC (wallet)").click();
-          await event.getByLabel("Stake (USDC)").fill("10");
-          await event.getByRole("button", { name: "Get a price" }).click();
-          await event.getByTestId("usdc-quote").waitFor();
-          expect(await event.getByTestId("usdc-quote").textContent()).toMatch(
+          const slip = await s.openSlip();
+          await slip.getByText("USDC (wallet)").click();
+          await slip.getByLabel("Stake (USDC)").fill("10");
+          await slip.getByRole("button", { name: "Get a price" }).click();
+          await slip.getByTestId("usdc-quote").waitFor();
+          expect(await slip.getByTestId("usdc-quote").textContent()).toMatch(
             /^Price 2\.15, guaranteed in (01h 00m 00s|00h 59m \d\ds)\. Returns \$21\.50 if it wins\.$/,
           );
           await s.check("usdc-quote");
-          await event.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
+          await slip.getByRole("button", { name: "Bet 10 USDC at 2.15" }).click();
           await expect
-            .poll(() => event.getByTestId("usdc-step").textContent(), { timeout: 60_000 })
+            .poll(() => slip.getByTestId("usdc-step").textContent(), { timeout: 60_000 })
             .toBe("Bet confirmed on-chain.");
           await s.check("usdc-confirmed");
 

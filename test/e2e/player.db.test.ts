@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     const first = card(desktop, "play-fb-1");
     expect(await first.locator(".event-title").textContent()).toBe("Liverpool v Everton");
     const kickoff = first.locator("time");
-    expect(await kickoff.textContent()).toBe("Sat, Nov 21, 16:00");
+    expect(await kickoff.textContent()).toBe("Sat, Nov 21, 16:00 GMT+1");
     expect(await kickoff.getAttribute("title")).toBe("Sat, Nov 21, 2026, 15:00 UTC");
     expect(await first.locator(".outcome").allTextContents()).toEqual([
       "Liverpool2.15",
@@ -135,7 +135,8 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
   it("signs in from the bet slip with one of the wallets found (EIP-6963), and places a free-credit bet", async () => {
     const p = desktop.page;
     await outcome(desktop, "play-fb-1", "Liverpool", "2.15").click();
-    await p.getByRole("button", { name: "Sign in to bet" }).click();
+    const slip = p.getByTestId("bet-slip");
+    await slip.getByRole("button", { name: "Sign in to bet" }).click();
     const panel = p.getByTestId("sign-in-panel");
     expect(await panel.getByRole("button").allTextContents()).toEqual([
       "Close",
@@ -148,10 +149,11 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     await expect.poll(() => chip(desktop).textContent()).toBe("1,000 credits");
 
     // The pick survived the sign-in; no USDC option without a chain.
-    const slip = card(desktop, "play-fb-1").locator(".slip");
     expect(await slip.locator(".mode").count()).toBe(0);
-    expect(await slip.getByLabel("Stake (credits)").inputValue()).toBe("100");
-    expect(await slip.getByText("Returns 215 credits and 215 SP if it wins.").count()).toBe(1);
+    expect(await slip.getByLabel("Stake on Liverpool (credits)").inputValue()).toBe("100");
+    expect(await slip.getByTestId("slip-returns").textContent()).toBe(
+      "Returns 215 credits (profit 115) and 215 SP if it wins.",
+    );
     await desktop.check("bet-slip");
     await slip.getByRole("button", { name: "Place 100 credits at 2.15" }).click();
     await slip.getByText("Bet placed: 100 credits on Liverpool at 2.15.").waitFor();
@@ -169,21 +171,26 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
   });
 
   it("shows both prices when the odds moved before the bet, stakes nothing, and bets at the new price when asked", async () => {
-    const p = desktop.page;
-    const event = card(desktop, "play-fb-2");
+    const slip = desktop.page.getByTestId("bet-slip");
+    // The slip reads the picked event once when it is added; the price moves after that read (and before the
+    // slip's next one), so it is the server that refuses the stale price.
+    const read = desktop.page.waitForResponse((r) => r.url().endsWith("/api/events/play-fb-2"));
     await outcome(desktop, "play-fb-2", "Draw", "3.40").click();
+    await read;
     const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-21T17:00:00.000Z");
     moved.markets[0]!.outcomes[1]!.odds = 3.6;
     await putAdminEvent(t, "play-fb-2", moved);
 
     const logged = consoleErrors.length;
-    await event.getByRole("button", { name: "Place 100 credits at 3.40" }).click();
-    const notice = event.getByTestId("odds-changed");
+    await slip.getByRole("button", { name: "Place 100 credits at 3.40" }).click();
+    const notice = slip.getByTestId("odds-changed");
     await notice.waitFor();
-    expect(await notice.textContent()).toBe(
+    expect(await notice.locator("p").textContent()).toBe(
       "The odds moved from 3.40 to 3.60 before your bet was placed. Nothing was staked.",
     );
-    expect(await event.getByTestId("slip-odds").textContent()).toBe("3.60");
+    // The slip keeps the price the player saw until he accepts the new one.
+    expect(await slip.getByTestId("slip-odds").textContent()).toBe("3.40");
+    expect(await slip.getByRole("button", { name: /^Place/ }).isDisabled()).toBe(true);
     // The browser logs the 409 ODDS_CHANGED answer; it is this test's point, not a fault.
     const answered = consoleErrors.splice(logged);
     expect(
@@ -194,10 +201,11 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     expect((await apiData(t, "/api/user/predictions", await cookieOf(desktop))).items).toHaveLength(1);
     await desktop.check("odds-changed");
 
-    await event.getByRole("button", { name: "Place at 3.60" }).click();
-    await event.getByText("Bet placed: 100 credits on Draw at 3.60.").waitFor();
+    await slip.getByRole("button", { name: "Accept 3.60" }).click();
+    expect(await slip.getByTestId("slip-odds").textContent()).toBe("3.60");
+    await slip.getByRole("button", { name: "Place 100 credits at 3.60" }).click();
+    await slip.getByText("Bet placed: 100 credits on Draw at 3.60.").waitFor();
     await expect.poll(() => chip(desktop).textContent()).toBe("800 credits");
-    await p.getByRole("button", { name: "Remove" }).first().click();
   });
 
   it("shares an invite link that fills the code in at a friend's sign-up (on a phone)", async () => {
@@ -228,11 +236,12 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     await go(phone, "Play");
     const event = card(phone, "play-fb-1");
     await outcome(phone, "play-fb-1", "Everton", "3.10").click();
-    await event.getByText("Returns 310 credits and 310 SP if it wins.").waitFor();
-    expect(await event.locator("time").textContent()).toBe("Sun, Nov 22, 00:00"); // 15:00 UTC in Tokyo
+    expect(await event.locator("time").textContent()).toBe("Sun, Nov 22, 00:00 GMT+9"); // 15:00 UTC in Tokyo
+    const slip = await phone.openSlip();
+    await slip.getByText("Returns 310 credits (profit 210) and 310 SP if it wins.").waitFor();
     await phone.check("bet-slip");
-    await event.getByRole("button", { name: "Place 100 credits at 3.10" }).click();
-    await event.getByText("Bet placed: 100 credits on Everton at 3.10.").waitFor();
+    await slip.getByRole("button", { name: "Place 100 credits at 3.10" }).click();
+    await slip.getByText("Bet placed: 100 credits on Everton at 3.10.").waitFor();
     await expect.poll(() => chip(phone).textContent()).toBe("900 credits");
   });
 
@@ -276,8 +285,8 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
 
   it("claims the daily free credits, then counts down to the next claim in the player's time", async () => {
     for (const [s, balance, nextLocal] of [
-      [desktop, "2,375 credits", "Sat, Nov 21, 01:00"],
-      [phone, "1,900 credits", "Sat, Nov 21, 09:00"],
+      [desktop, "2,375 credits", "Sat, Nov 21, 01:00 GMT\\+1"],
+      [phone, "1,900 credits", "Sat, Nov 21, 09:00 GMT\\+9"],
     ] as const) {
       const p = s.page;
       await go(s, "Rewards");

@@ -1,6 +1,7 @@
 /**
- * The known season the browser tests run against: the real app listening on a free port of 127.0.0.1, with
- * APP_ORIGINS and SIWE_DOMAIN set to that origin, seeded only through the admin API.
+ * The known season the browser tests run against: the real app listening on a random port of 127.0.0.1 (PORT=0
+ * semantics: the port is picked at listen time), with the default sign-in domains and app origins — which follow
+ * the port listened on — seeded only through the admin API.
  *
  * Clock pinned at Fri 2026-11-20 12:00 UTC (week 2: Tue 2026-11-17 .. Tue 2026-11-24):
  * - Opening week (event Thu 2026-11-05): players 1..60 with 2000 − 10·i SP, players 25 and 26 tied at rank 25,
@@ -12,7 +13,6 @@
  *   Fees 40.25 USDC so far (funding Week 3). PROTOCOL_INCENTIVE_USDC = 100.
  * Player 60 is in Week 2 Champions; player 5 is not (but was in Week 1).
  */
-import { createServer } from "node:net";
 import { privateKeyToAccount } from "viem/accounts";
 import { ADMIN, call, createTestApp, FINALIZE, type TestApp, testKey } from "../app.js";
 import { buildEventBody } from "../factories.js";
@@ -22,18 +22,6 @@ export const PLAYERS = 60;
 
 /** The checksummed wallet of test player i (key `testKey(i)`). */
 export const walletOf = (i: number) => privateKeyToAccount(testKey(i)).address;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin(
   t: TestApp,
@@ -174,27 +162,22 @@ export const settleEvent = (t: TestApp, id: string, winningOutcome: string) =>
 export async function startScenarioApp(
   opts: { env?: Record<string, string>; play?: boolean; beforeSeed?: (t: TestApp) => Promise<void> } = {},
 ): Promise<{ t: TestApp; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const t = await createTestApp({
     now: NOW,
-    env: {
-      APP_ORIGINS: base,
-      SIWE_DOMAIN: `127.0.0.1:${port}`,
-      PROTOCOL_INCENTIVE_USDC: "100",
-      ...opts.env,
-    },
+    env: { PORT: "0", PROTOCOL_INCENTIVE_USDC: "100", ...opts.env },
   });
+  let port: number;
   try {
     await opts.beforeSeed?.(t);
     await seed(t);
     if (opts.play) await seedPlayEvents(t);
-    await t.app.listen({ port, host: "127.0.0.1" });
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (t.app.server.address() as { port: number }).port;
   } catch (err) {
     await t.close();
     throw err;
   }
-  return { t, base };
+  return { t, base: `http://127.0.0.1:${port}` };
 }
 
 /**

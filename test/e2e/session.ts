@@ -4,7 +4,7 @@
  * screenshot, check a view with axe-core and the phone's sideways overflow, and sign in through the page.
  */
 import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import {
   axeViolations,
@@ -34,6 +34,8 @@ export interface E2ESession {
   /** Opens the sign-in panel from the header and signs in with the named wallet. */
   signInWith(walletName: string): Promise<void>;
   signOut(): Promise<void>;
+  /** The bet slip, opened from the bottom bar on a phone (it sits beside the events on a desktop). */
+  openSlip(): Promise<Locator>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,12 @@ export async function openSession(
       }
       await panel.getByRole("button", { name: `Sign in with ${walletName}` }).click();
       await page.locator(".site-header").getByRole("button", { name: "Sign out" }).waitFor();
+    },
+    openSlip: async () => {
+      const slip = page.getByTestId("bet-slip");
+      if (phone && !(await slip.isVisible())) await page.locator(".slip-bar-button").click();
+      await slip.waitFor();
+      return slip;
     },
     signOut: async () => {
       await page.locator(".site-header").getByRole("button", { name: "Sign out" }).click();

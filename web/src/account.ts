@@ -1,12 +1,12 @@
 /**
  * The signed-in player as every page sees it (a Preact context provided by the app): the session, the server's
- * clock, what sign-in and betting the service offers, and a change counter that pages watch to refresh the
- * player's data after any write (a bet, a claim, a reclaim, a redemption).
+ * clock, what sign-in and betting the service offers, and `changed()`, which invalidates the player's cached data after
+ * any write (a bet, a claim, a reclaim, a redemption).
  */
 import { createContext } from "preact";
-import { useContext, useEffect, useRef } from "preact/hooks";
+import { useContext } from "preact/hooks";
 import type { ChainInfo, Providers, User } from "./api";
-import { type Resource, useResource } from "./use-resource";
+import { type Resource, type ResourceKey, type ResourceOptions, useResource } from "./use-resource";
 
 export type Session =
   | { status: "checking" }
@@ -21,9 +21,7 @@ export interface Account {
   user: User | null;
   /** The signed-in player's free-credit balance, when known. */
   balance: number | null;
-  /** Increases after every write that changes the player's data. */
-  changes: number;
-  /** Call after a write: pages showing the player's data refresh it. */
+  /** Call after a write: the player's data, the ladders and the all-time board are invalidated (refetched). */
   changed(): void;
   /** Opens the sign-in panel (and moves the focus to it). */
   openSignIn(): void;
@@ -43,21 +41,14 @@ export function useAccount(): Account {
 }
 
 /**
- * A resource of the signed-in player's (null key while signed out, so nothing is asked): refreshed in place,
- * without a loading flash, whenever `changes` moves.
+ * A resource of the signed-in player's (null key while signed out, so nothing is asked), under
+ * `["player", userId, …key]`: `changed()` (or the live stream) invalidates them all at once.
  */
 export function usePlayerResource<T>(
-  key: string | null,
+  key: ResourceKey | null,
   load: () => Promise<T>,
+  opts: ResourceOptions = {},
 ): Resource<T> & { reload: () => void; refresh: () => void } {
-  const { user, changes } = useAccount();
-  const resource = useResource(user && key !== null ? `${user.id}/${key}` : null, load);
-  const seen = useRef(changes);
-  const { refresh } = resource;
-  useEffect(() => {
-    if (seen.current === changes) return;
-    seen.current = changes;
-    refresh();
-  }, [changes, refresh]);
-  return resource;
+  const { user } = useAccount();
+  return useResource(user && key !== null ? ["player", user.id, ...key] : null, load, opts);
 }

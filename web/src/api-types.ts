@@ -18,7 +18,7 @@ export interface paths {
     get: operations["getAuthProviders"];
   };
   "/api/auth/nonce": {
-    /** A single-use sign-in nonce (10 min) */
+    /** A single-use sign-in nonce (10 min) and the domain to sign for */
     get: operations["getAuthNonce"];
   };
   "/api/auth/wallet": {
@@ -359,7 +359,7 @@ export interface operations {
       };
     };
   };
-  /** A single-use sign-in nonce (10 min) */
+  /** A single-use sign-in nonce (10 min) and the domain to sign for */
   getAuthNonce: {
     responses: {
       /** @description Default Response */
@@ -370,6 +370,7 @@ export interface operations {
             success: true;
             data: {
               nonce: string;
+              domain: string;
             };
           };
         };

@@ -142,7 +142,7 @@ export const api = {
     request<PrizeTree>("GET", `/api/competition/weeks/${encodeURIComponent(String(week))}/prize-tree`),
 
   providers: () => request<Providers>("GET", "/api/auth/providers"),
-  nonce: () => request<{ nonce: string }>("GET", "/api/auth/nonce"),
+  nonce: () => request<ApiData<"/api/auth/nonce", "get">>("GET", "/api/auth/nonce"),
   signInWithWallet: (message: string, signature: string, referralCode?: string) =>
     request<{ user: User }>("POST", "/api/auth/wallet", { message, signature, referralCode }),
   signInWithIdentity: (idToken: string, referralCode?: string) =>
@@ -151,6 +151,7 @@ export const api = {
   logout: () => request<Record<string, never>>("POST", "/api/auth/logout"),
 
   events: (q: EventQuery) => request<EventPage>("GET", `/api/available-events?${query(q)}`),
+  event: (id: string) => request<SportEvent>("GET", `/api/events/${encodeURIComponent(id)}`),
   placeBet: (body: BetBody, idempotencyKey: string) =>
     request<BetPlaced>("POST", "/api/pred2earn/bet-placed", body, { "idempotency-key": idempotencyKey }),
   predictions: (q: { status?: PredictionStatus; limit?: number; cursor?: string }) =>

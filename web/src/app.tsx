@@ -1,15 +1,20 @@
 /**
- * App: the player's app. It owns the route (kept in the URL), the session (wallet or identity sign-in), the
- * server's clock and what the service offers (sign-in providers, the chain of USDC bets), and renders the page the
- * route names: the weekly competition, play, my bets, rewards, the all-time leaderboard or the profile.
+ * App: the player's app. It owns the route (the URL, through preact-iso's LocationProvider: it handles the
+ * history and every same-origin link click; `routes.ts` reads the URL into a typed route), the session (wallet or
+ * identity sign-in), the server's clock, what the service offers (sign-in providers, the chain of USDC bets), the
+ * bet slip, and the data cache (use-resource.ts), and renders the page the route names: the weekly competition,
+ * play, my bets, rewards, the all-time leaderboard, the profile or how it works.
  */
 import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { LocationProvider, useLocation } from "preact-iso";
 import { type Account, AccountContext, type Session } from "./account";
 import { ApiError, api } from "./api";
+import { SlipContext, useSlipState } from "./betting/slip-store";
 import { SignInPanel } from "./components/sign-in-panel";
 import { SiteHeader } from "./components/site-header";
 import { BetsPage } from "./pages/bets";
+import { HowPage } from "./pages/how";
 import { LeaderboardPage } from "./pages/leaderboard";
 import { PlayPage } from "./pages/play";
 import { ProfilePage } from "./pages/profile";
@@ -26,7 +31,7 @@ import {
 } from "./session/stored";
 import { signInWithWallet } from "./session/wallet-sign-in";
 import { type BrowserWallet, useBrowserWallets } from "./session/wallets";
-import { useResource } from "./use-resource";
+import { forget, invalidate, useResource } from "./use-resource";
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -35,31 +40,39 @@ takeInviteFromUrl();
 const identityResponse = takeIdentityResponse();
 
 export function App() {
-  const [route, setRoute] = useState<Route>(() => readRoute(location.pathname, location.search));
-  useEffect(() => {
-    const onPop = () => setRoute(readRoute(location.pathname, location.search));
-    addEventListener("popstate", onPop);
-    return () => removeEventListener("popstate", onPop);
-  }, []);
-  const navigate = useCallback((next: Route, hash = "") => {
-    const href = routeHref(next, hash);
-    history.pushState(null, "", href);
-    setRoute(next);
-    if (!hash) scrollTo(0, 0);
-  }, []);
-  const replaceRoute = useCallback((next: Route) => {
-    history.replaceState(null, "", routeHref(next));
-    setRoute(next);
-  }, []);
+  return (
+    <LocationProvider>
+      <PlayerApp />
+    </LocationProvider>
+  );
+}
 
-  const meta = useResource("meta", async () => {
+function PlayerApp() {
+  const loc = useLocation();
+  const route = useMemo<Route>(() => {
+    const u = new URL(loc.url, location.origin);
+    return readRoute(u.pathname, u.search);
+  }, [loc.url]);
+  const routeTo = loc.route;
+  const navigate = useCallback((next: Route, hash = "") => routeTo(routeHref(next, hash)), [routeTo]);
+  const replaceRoute = useCallback((next: Route) => routeTo(routeHref(next), true), [routeTo]);
+  // A new page starts at the top (a link with a hash scrolls to its target instead; back and forward let the
+  // browser restore the position).
+  const pushed = (loc as { wasPush?: boolean }).wasPush === true;
+  const lastPath = useRef(route.page);
+  useEffect(() => {
+    if (pushed && !loc.url.includes("#") && lastPath.current !== route.page) scrollTo(0, 0);
+    lastPath.current = route.page;
+  }, [loc.url]);
+
+  const meta = useResource(["meta"], async () => {
     const m = await api.meta();
     return { meta: m, offsetMs: Date.parse(m.now) - Date.now(), loadedAt: performance.now() };
   });
   const offsetMs = meta.status === "ok" ? meta.data.offsetMs : 0;
   const serverNow = useCallback(() => new Date(Date.now() + offsetMs), [offsetMs]);
-  const providers = useResource("providers", api.providers);
-  const chain = useResource("chain", api.chainInfo);
+  const providers = useResource(["providers"], api.providers);
+  const chain = useResource(["chain"], api.chainInfo);
 
   const [session, setSession] = useState<Session>(() =>
     identityResponse.kind === "token"
@@ -71,8 +84,13 @@ export function App() {
           : { status: "signed-out", error: null },
   );
   const [signInOpen, setSignInOpen] = useState(identityResponse.kind === "error");
-  const [changes, setChanges] = useState(0);
-  const changed = useCallback(() => setChanges((n) => n + 1), []);
+  // After a write: the player's data and what it moves (ladders, the all-time board) are read again.
+  const changed = useCallback(() => {
+    void invalidate(["player"]);
+    void invalidate(["alltime"]);
+    void invalidate(["ladder"]);
+    void invalidate(["pool"]);
+  }, []);
 
   const signedIn = (user: { id: string; displayName: string; wallet: string | null }) => {
     rememberSignedIn(true);
@@ -105,7 +123,7 @@ export function App() {
   }, []);
 
   const user = session.status === "signed-in" || session.status === "signing-out" ? session.user : null;
-  const balance = useResource(user ? `${user.id}/balance/${changes}` : null, api.reclaimInfo);
+  const balance = useResource(user ? ["player", user.id, "balance"] : null, api.reclaimInfo);
   const [lastBalance, setLastBalance] = useState<number | null>(null);
   useEffect(() => {
     if (balance.status === "ok") setLastBalance(balance.data.balance);
@@ -154,7 +172,7 @@ export function App() {
       rememberSignedIn(false);
       rememberWalletId(null);
       setSession({ status: "signed-out", error: null });
-      changed();
+      forget(["player"]);
     } catch (err) {
       setSession({ status: "signed-in", user: u, error: `Couldn't sign out: ${messageOf(err)}` });
     }
@@ -170,14 +188,13 @@ export function App() {
       session,
       user,
       balance: user ? lastBalance : null,
-      changes,
       changed,
       openSignIn,
       serverNow,
       providers: providers.status === "ok" ? providers.data : null,
       chain: chain.status === "ok" ? chain.data : null,
     }),
-    [session, user, lastBalance, changes, changed, openSignIn, serverNow, providers, chain],
+    [session, user, lastBalance, changed, openSignIn, serverNow, providers, chain],
   );
 
   let page: ComponentChildren;
@@ -197,42 +214,49 @@ export function App() {
     case "profile":
       page = <ProfilePage meta={meta} onNavigate={navigate} />;
       break;
+    case "how":
+      page = <HowPage meta={meta} onNavigate={navigate} />;
+      break;
     default:
       page = <WeeklyPage route={route} meta={meta} onNavigate={navigate} onReplace={replaceRoute} />;
   }
 
+  const slip = useSlipState();
+
   return (
     <AccountContext.Provider value={account}>
-      <a class="skip-link" href="#main">
-        Skip to the content
-      </a>
-      <SiteHeader
-        current={route.page}
-        balance={user ? lastBalance : null}
-        signInOpen={signInOpen}
-        onSignOut={onSignOut}
-        onNavigate={navigate}
-      />
-      {signInOpen && !user && (
-        <div class="wrap sign-in-wrap">
-          <SignInPanel
-            wallets={wallets}
-            onWallet={onWallet}
-            onIdentity={onIdentity}
-            onClose={() => setSignInOpen(false)}
-          />
-        </div>
-      )}
-      {session.status === "signed-in" && session.error && (
-        <div class="wrap">
-          <p class="error-text banner" role="alert">
-            {session.error}
-          </p>
-        </div>
-      )}
-      <main id="main" tabIndex={-1}>
-        {page}
-      </main>
+      <SlipContext.Provider value={slip}>
+        <a class="skip-link" href="#main">
+          Skip to the content
+        </a>
+        <SiteHeader
+          current={route.page}
+          balance={user ? lastBalance : null}
+          signInOpen={signInOpen}
+          onSignOut={onSignOut}
+          onNavigate={navigate}
+        />
+        {signInOpen && !user && (
+          <div class="wrap sign-in-wrap">
+            <SignInPanel
+              wallets={wallets}
+              onWallet={onWallet}
+              onIdentity={onIdentity}
+              onClose={() => setSignInOpen(false)}
+            />
+          </div>
+        )}
+        {session.status === "signed-in" && session.error && (
+          <div class="wrap">
+            <p class="error-text banner" role="alert">
+              {session.error}
+            </p>
+          </div>
+        )}
+        <main id="main" tabIndex={-1} class={`page-${route.page}`}>
+          {page}
+        </main>
+      </SlipContext.Provider>
     </AccountContext.Provider>
   );
 }

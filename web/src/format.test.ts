@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   exactUsdc,
   formatDuration,
+  formatLocal,
   formatUsdc,
   formatUtc,
   microToUsdc,
@@ -57,6 +58,13 @@ describe("micro-USDC and typed stakes", () => {
 });
 
 describe("times and counts", () => {
+  it("writes an instant in the player's zone with the zone named", () => {
+    expect(formatLocal("2026-11-21T15:00:00.000Z", "Europe/Berlin")).toBe("Sat, Nov 21, 16:00 GMT+1");
+    expect(formatLocal("2026-11-21T15:00:00.000Z", "Asia/Tokyo")).toBe("Sun, Nov 22, 00:00 GMT+9");
+    expect(formatLocal("2026-11-21T15:00:00.000Z", "America/New_York")).toBe("Sat, Nov 21, 10:00 EST");
+    expect(formatLocal("2026-11-21T15:00:00.000Z", "UTC")).toBe("Sat, Nov 21, 15:00 UTC");
+  });
+
   it("writes an instant in UTC for the tooltip", () => {
     expect(formatUtc("2026-11-25T18:00:00.000Z")).toBe("Wed, Nov 25, 2026, 18:00 UTC");
   });

@@ -59,14 +59,16 @@ export function parseUsdcInput(raw: string): bigint | null {
   return BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
 }
 
-const localFormat = new Intl.DateTimeFormat("en-US", {
+const localOptions: Intl.DateTimeFormatOptions = {
   weekday: "short",
   month: "short",
   day: "numeric",
   hour: "2-digit",
   minute: "2-digit",
   hourCycle: "h23",
-});
+  timeZoneName: "short",
+};
+const localFormat = new Intl.DateTimeFormat("en-US", localOptions);
 
 const utcFormat = new Intl.DateTimeFormat("en-US", {
   weekday: "short",
@@ -79,8 +81,14 @@ const utcFormat = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
-/** `Wed, Nov 25, 19:00` in the player's time zone. */
-export const formatLocal = (iso: string): string => localFormat.format(new Date(iso));
+/**
+ * `Wed, Nov 25, 19:00 GMT+1`: in the player's time zone, with the zone named (`timeZone` for tests; default the
+ * browser's).
+ */
+export const formatLocal = (iso: string, timeZone?: string): string =>
+  (timeZone ? new Intl.DateTimeFormat("en-US", { ...localOptions, timeZone }) : localFormat).format(
+    new Date(iso),
+  );
 
 /** `Wed, Nov 25, 2026, 18:00 UTC`, for the tooltip of a local time. */
 export const formatUtc = (iso: string): string => `${utcFormat.format(new Date(iso))} UTC`;

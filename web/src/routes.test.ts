@@ -11,6 +11,7 @@ describe("routes in the URL", () => {
       ["/rewards", ""],
       ["/leaderboard", "?page=4"],
       ["/profile", ""],
+      ["/how-it-works", ""],
     ] as const;
     for (const [path, search] of cases) {
       expect(routeHref(readRoute(path, search))).toBe(`${path}${search}`);

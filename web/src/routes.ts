@@ -2,7 +2,7 @@
  * Where the player is, kept in the URL so a link reproduces it (and opens in a new tab):
  * - `/` the weekly competition: `?week=3&type=champions&page=2` (no week = the current one), `#me` = scroll to my row;
  * - `/play?sport=…&league=…` events and the bet slip; `/bets?status=…` my predictions; `/rewards`;
- *   `/leaderboard?page=N` all-time SP; `/profile`.
+ *   `/leaderboard?page=N` all-time SP; `/profile`; `/how-it-works` the rules.
  * Unknown paths show the weekly page. `?ref=CODE` (an invite link) is read once by the app and removed.
  */
 import type { LadderType, PredictionStatus } from "./api";
@@ -13,7 +13,8 @@ export type Route =
   | { page: "bets"; status: PredictionStatus | null }
   | { page: "rewards" }
   | { page: "leaderboard"; pageNo: number }
-  | { page: "profile" };
+  | { page: "profile" }
+  | { page: "how" };
 
 export type PageName = Route["page"];
 
@@ -27,6 +28,7 @@ const PATHS: Record<PageName, string> = {
   rewards: "/rewards",
   leaderboard: "/leaderboard",
   profile: "/profile",
+  how: "/how-it-works",
 };
 
 const STATUSES: readonly PredictionStatus[] = ["pending", "open", "won", "lost", "void", "rejected"];
@@ -55,6 +57,8 @@ export function readRoute(pathname: string, search: string): Route {
       return { page: "leaderboard", pageNo: wholeNumber(p.get("page"), 1) ?? 1 };
     case "/profile":
       return { page: "profile" };
+    case "/how-it-works":
+      return { page: "how" };
     default:
       return {
         page: "weekly",

@@ -1,9 +1,24 @@
 /**
- * useResource(key, load): loads data for a key and tracks loading / error / data. A new key shows the loading state;
- * `reload()` (or `refresh()`, which keeps the current data on screen) loads the same key again. Answers for a key
- * the page has moved away from are dropped.
+ * The page's data cache: TanStack Query's framework-agnostic core (`@tanstack/query-core`), one `QueryClient` for
+ * the whole page, read through `useResource(key, load)` (a QueryObserver per component, the few lines the official
+ * adapters hold; `@tanstack/preact-query` itself declares Preact 10 only).
+ *
+ * - A key is an array (`["ladder", 3, "champions", 1]`); a new key shows the loading state, answers for a key the
+ *   page has moved away from are dropped, and two components with one key share one request.
+ * - `refresh()` reloads in the background (what is on screen stays, also when the refresh fails); `reload()`
+ *   shows the loading state again (the "Try again" buttons).
+ * - Invalidation is how anything that knows the server changed tells the page (`invalidate(["player"])` after a
+ *   write; the live stream, when it lands, per event it receives): every matching query on screen refetches in the
+ *   background, the others when next shown.
  */
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import {
+  QueriesObserver,
+  QueryClient,
+  type QueryKey,
+  QueryObserver,
+  type QueryObserverOptions,
+} from "@tanstack/query-core";
+import { useEffect, useReducer, useRef, useState } from "preact/hooks";
 
 export type Resource<T> =
   | { status: "idle" }
@@ -11,53 +26,118 @@ export type Resource<T> =
   | { status: "ok"; data: T; refreshing: boolean }
   | { status: "error"; error: Error };
 
+export type ResourceKey = readonly (string | number | boolean | null)[];
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Data shown is re-read when invalidated, when the window comes back into view, and by the pages' own
+      // intervals; a second component mounting the same key within 5 s reuses the answer.
+      staleTime: 5_000,
+      gcTime: 5 * 60_000,
+      retry: false,
+      refetchOnWindowFocus: true,
+      refetchOnReconnect: true,
+    },
+  },
+});
+// Listens to the window's focus and the network (what the framework adapters' providers do): stale queries on
+// screen refetch when the page comes back into view or online.
+queryClient.mount();
+
+/** Marks every query whose key starts with `prefix` stale; those on screen refetch in the background. */
+export function invalidate(prefix: QueryKey): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: prefix });
+}
+
+/** Forgets every query whose key starts with `prefix` (the player's data at sign-out). */
+export function forget(prefix: QueryKey): void {
+  queryClient.removeQueries({ queryKey: prefix });
+}
+
+export interface ResourceOptions {
+  /** Refetch this often while shown (polling until the live stream lands). */
+  refetchIntervalMs?: number;
+  /** How long an answer counts as fresh (default 5 s): 0 refetches on every focus or mount. */
+  staleMs?: number;
+}
+
+const queryOptions = (opts: ResourceOptions) => ({
+  refetchInterval: opts.refetchIntervalMs ?? (false as const),
+  ...(opts.staleMs !== undefined ? { staleTime: opts.staleMs } : {}),
+});
+
 export function useResource<T>(
-  key: string | null,
+  key: ResourceKey | null,
   load: () => Promise<T>,
+  opts: ResourceOptions = {},
 ): Resource<T> & { reload: () => void; refresh: () => void } {
-  const [state, setState] = useState<{ key: string | null; value: Resource<T> }>({
-    key: null,
-    value: { status: "idle" },
-  });
-  const [generation, setGeneration] = useState({ n: 0, quiet: false });
   const loadRef = useRef(load);
   loadRef.current = load;
-
-  // `generation` is the explicit reload trigger; `load` is read through a ref so callers may pass a new closure.
+  const options = queryClient.defaultQueryOptions({
+    queryKey: (key ?? ["idle"]) as QueryKey,
+    // `load` is read through a ref: callers may pass a new closure on every render.
+    queryFn: () => loadRef.current(),
+    enabled: key !== null,
+    ...queryOptions(opts),
+  });
+  const [observer] = useState(() => new QueryObserver<T>(queryClient, options));
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => observer.subscribe(() => rerender(0)), [observer]);
   useEffect(() => {
-    if (key === null) {
-      setState({ key, value: { status: "idle" } });
-      return;
-    }
-    let current = true;
-    setState((s) =>
-      generation.quiet && s.key === key && s.value.status === "ok"
-        ? { key, value: { ...s.value, refreshing: true } }
-        : { key, value: { status: "loading" } },
-    );
-    loadRef.current().then(
-      (data) => current && setState({ key, value: { status: "ok", data, refreshing: false } }),
-      (error: unknown) =>
-        current &&
-        setState((s) =>
-          // A failed background refresh keeps what is on screen; a failed load shows the error.
-          generation.quiet && s.key === key && s.value.status === "ok"
-            ? { key, value: { ...s.value, refreshing: false } }
-            : {
-                key,
-                value: { status: "error", error: error instanceof Error ? error : new Error(String(error)) },
-              },
-        ),
-    );
-    return () => {
-      current = false;
-    };
-  }, [key, generation]);
+    observer.setOptions(options);
+  });
+  const result = observer.getOptimisticResult(options);
 
-  const reload = useCallback(() => setGeneration((g) => ({ n: g.n + 1, quiet: false })), []);
-  const refresh = useCallback(() => setGeneration((g) => ({ n: g.n + 1, quiet: true })), []);
-  // Until the effect for a new key has run, report loading rather than the previous key's data.
-  const value: Resource<T> =
-    state.key === key ? state.value : key === null ? { status: "idle" } : { status: "loading" };
-  return { ...value, reload, refresh };
+  let value: Resource<T>;
+  if (key === null) value = { status: "idle" };
+  else if (result.data !== undefined)
+    value = { status: "ok", data: result.data, refreshing: result.isFetching };
+  else if (result.status === "error") {
+    const error = result.error instanceof Error ? result.error : new Error(String(result.error));
+    value = { status: "error", error };
+  } else value = { status: "loading" };
+
+  const keyRef = useRef(key);
+  keyRef.current = key;
+  const [actions] = useState(() => ({
+    refresh: () => {
+      if (keyRef.current) void observer.refetch();
+    },
+    reload: () => {
+      if (keyRef.current)
+        void queryClient.resetQueries({ queryKey: keyRef.current as QueryKey, exact: true });
+    },
+  }));
+  return { ...value, ...actions };
+}
+
+/**
+ * Several resources of one kind at once (the events of the bet slip's selections), each its own cached query:
+ * the data of each (undefined while loading or when it failed) and whether it failed.
+ */
+export function useResources<T>(
+  items: { key: ResourceKey; load: () => Promise<T> }[],
+  opts: ResourceOptions = {},
+): { key: ResourceKey; data: T | undefined; error: Error | null }[] {
+  const options = items.map(
+    (item) =>
+      queryClient.defaultQueryOptions({
+        queryKey: item.key as QueryKey,
+        queryFn: item.load,
+        ...queryOptions(opts),
+      }) as QueryObserverOptions,
+  );
+  const [observer] = useState(() => new QueriesObserver(queryClient, options));
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => observer.subscribe(() => rerender(0)), [observer]);
+  useEffect(() => {
+    observer.setQueries(options);
+  });
+  const [results] = observer.getOptimisticResult(options, undefined);
+  return items.map((item, i) => {
+    const r = results[i];
+    const error = r?.status === "error" && r.error instanceof Error ? r.error : null;
+    return { key: item.key, data: r?.data as T | undefined, error };
+  });
 }

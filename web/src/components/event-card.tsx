@@ -1,35 +1,21 @@
 /**
- * EventCard: an upcoming event — league, teams, kickoff in the player's time — with its markets' outcomes as
- * odds buttons. The picked outcome opens the bet slip inside the card, next to what was picked (on a phone too).
+ * EventCard: an upcoming event — league, teams, kickoff in the player's time and zone — with its markets'
+ * outcomes as odds buttons (in the player's odds format). A button adds the outcome to the bet slip at the price
+ * shown, or takes it out again (`aria-pressed` says which).
  */
 import type { SportEvent } from "../api";
 import { marketName, matchName } from "../betting/markets";
-import { formatOdds } from "../betting/odds";
-import { BetSlip } from "./bet-slip";
-import type { Navigate } from "./route-link";
+import { useSlip } from "../betting/slip-store";
+import { useOddsText } from "../betting/use-odds-text";
 import { When } from "./values";
 
-export interface Pick {
-  eventId: string;
-  market: string;
-  outcome: string;
-}
-
-export function EventCard(props: {
-  event: SportEvent;
-  pick: Pick | null;
-  onPick: (pick: Pick | null) => void;
-  onOddsMoved: () => void;
-  onNavigate: Navigate;
-}) {
-  const { event, pick, onPick, onOddsMoved, onNavigate } = props;
-  const mine = pick?.eventId === event.id ? pick : null;
+export function EventCard(props: { event: SportEvent }) {
+  const { event } = props;
+  const slip = useSlip();
+  const oddsText = useOddsText();
   const titleId = `event-${event.id}`;
-  const pickedOdds = mine
-    ? event.markets.find((m) => m.key === mine.market)?.outcomes.find((o) => o.key === mine.outcome)?.odds
-    : undefined;
   return (
-    <li class="card event" data-event-id={event.id}>
+    <li class="card event" aria-labelledby={titleId} data-event-id={event.id}>
       <p class="event-meta small">
         <span>{`${event.sport} · ${event.league}`}</span>
         {event.warmup && (
@@ -49,37 +35,23 @@ export function EventCard(props: {
           <h3 class="market-name">{marketName(market.key)}</h3>
           <div class="outcomes">
             {market.outcomes.map((o) => {
-              const selected = mine?.market === market.key && mine.outcome === o.key;
+              const selected = slip.has(event.id, market.key, o.key);
               return (
                 <button
                   key={o.key}
                   type="button"
                   class={`outcome${selected ? " is-selected" : ""}`}
                   aria-pressed={selected}
-                  onClick={() =>
-                    onPick(selected ? null : { eventId: event.id, market: market.key, outcome: o.key })
-                  }
+                  onClick={() => slip.toggle(event, market.key, o.key)}
                 >
                   <span class="outcome-label">{o.label}</span>
-                  <span class="outcome-odds">{formatOdds(o.odds)}</span>
+                  <span class="outcome-odds">{oddsText(o.odds)}</span>
                 </button>
               );
             })}
           </div>
         </div>
       ))}
-      {mine && pickedOdds !== undefined && (
-        <BetSlip
-          key={`${mine.market}/${mine.outcome}`}
-          event={event}
-          market={mine.market}
-          outcome={mine.outcome}
-          odds={pickedOdds}
-          onClose={() => onPick(null)}
-          onOddsMoved={onOddsMoved}
-          onNavigate={onNavigate}
-        />
-      )}
     </li>
   );
 }

@@ -8,7 +8,7 @@
 import { type ComponentChildren, Fragment } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LadderRow, LadderType, Leaderboard, RailWeek } from "../api";
-import { formatNumber } from "../format";
+import { formatLocal, formatNumber, formatWeekSpan } from "../format";
 import { PAGE_SIZE, pageOfRank, weekly } from "../routes";
 import type { Resource } from "../use-resource";
 import { PagerNav } from "./pager";
@@ -76,6 +76,7 @@ export function Ladder(props: {
 }) {
   const { ladder, week, type, page, weeks, mine, focusMine, onNavigate } = props;
   const label = weekName(weeks, week);
+  const railWeek = weeks.find((w) => w.week === week);
   const nextLabel = weekName(weeks, week + 1);
 
   let body: ComponentChildren;
@@ -188,6 +189,15 @@ export function Ladder(props: {
         <h2 id="ladder-title" class="card-title">
           {`${label} · ${TYPE_LABEL[type]}`}
         </h2>
+        {railWeek && (
+          <p
+            class="muted small week-dates"
+            data-testid="week-dates"
+            title={`${formatLocal(railWeek.startsAt)} to ${formatLocal(railWeek.endsAt)} your time`}
+          >
+            {`${formatWeekSpan(railWeek.startsAt, railWeek.endsAt)} (UTC days)`}
+          </p>
+        )}
         {badge}
         {ladder.status === "ok" && ladder.refreshing && <span class="muted small">Updating…</span>}
       </div>

@@ -16,7 +16,7 @@ import { Usdc } from "./values";
 
 export function PrizePayout(props: { week: number; me: Resource<MyStatus> }) {
   const { week, me } = props;
-  const tree = useResource(`prize-tree/${week}`, () => api.prizeTree(week));
+  const tree = useResource(["prize-tree", week], () => api.prizeTree(week));
   const claim = me.status === "ok" ? me.data.prizeClaim : null;
   return (
     <div class="payout" data-testid="prize-payout">
@@ -59,7 +59,7 @@ function MyPrize(props: { claim: PrizeClaim }) {
     () => wallets.find((w) => w.id === storedWalletId()) ?? wallets[0] ?? null,
     [wallets],
   );
-  const distributor = usePlayerResource("prize-distributor", api.prizeDistributor);
+  const distributor = usePlayerResource(["prize-distributor"], api.prizeDistributor);
   const [state, setState] = useState<
     { kind: "idle" } | { kind: "busy"; text: string } | { kind: "sent" } | { kind: "error"; message: string }
   >({ kind: "idle" });

@@ -1,6 +1,7 @@
 /**
- * RouteLink: a real link to another view of the app. A plain click changes the view in place
- * (history.pushState); modified clicks (new tab, new window) keep the browser's behaviour.
+ * RouteLink: a real link to another view of the app. A plain click changes the view in place through the app's
+ * `onNavigate` (the router's history push); modified clicks (new tab, new window) keep the browser's behaviour.
+ * The click stops here, so the router's own link handler does not push the same URL a second time.
  */
 import type { ComponentChildren } from "preact";
 import { type Route, routeHref } from "../routes";
@@ -26,6 +27,7 @@ export function RouteLink(props: {
       onClick={(e) => {
         if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
+        e.stopPropagation();
         onNavigate(to, hash);
       }}
     >

@@ -14,6 +14,7 @@ const NAV: { page: PageName; label: string; to: Route }[] = [
   { page: "rewards", label: "Rewards", to: { page: "rewards" } },
   { page: "leaderboard", label: "Leaderboard", to: { page: "leaderboard", pageNo: 1 } },
   { page: "profile", label: "Profile", to: { page: "profile" } },
+  { page: "how", label: "How it works", to: { page: "how" } },
 ];
 
 export function SiteHeader(props: {

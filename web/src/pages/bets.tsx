@@ -9,8 +9,8 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { useAccount, usePlayerResource } from "../account";
 import { ApiError, api, type PredictionItem, type PredictionPage, type PredictionStatus } from "../api";
 import { marketName, matchName, outcomeLabel } from "../betting/markets";
-import { formatOdds } from "../betting/odds";
 import { claimPayoutOnChain, isVoucher } from "../betting/payout-claim";
+import { useOddsText } from "../betting/use-odds-text";
 import type { Navigate } from "../components/route-link";
 import { RouteLink } from "../components/route-link";
 import { SignInPrompt } from "../components/sign-in-prompt";
@@ -23,7 +23,7 @@ import { useBrowserWallets } from "../session/wallets";
 const PER_PAGE = 20;
 const PENDING_POLL_MS = 5000;
 
-const STATUS_TEXT: Record<string, string> = {
+export const STATUS_TEXT: Record<string, string> = {
   pending: "Pending",
   open: "Open",
   won: "Won",
@@ -68,7 +68,7 @@ export function BetsPage(props: { route: BetsRoute; onNavigate: Navigate }) {
 function BetList(props: { route: BetsRoute; onNavigate: Navigate }) {
   const { route, onNavigate } = props;
   const status = route.status;
-  const first = usePlayerResource(`predictions/${status ?? "all"}`, () =>
+  const first = usePlayerResource(["predictions", status ?? "all"], () =>
     api.predictions({ status: status ?? undefined, limit: PER_PAGE }),
   );
   const [more, setMore] = useState<{ key: string; pages: PredictionPage[]; loading: boolean }>({
@@ -190,6 +190,7 @@ function claimOf(p: PredictionItem): { label: string } | null {
 function BetRow(props: { p: PredictionItem }) {
   const { p } = props;
   const { changed } = useAccount();
+  const oddsText = useOddsText();
   const wallets = useBrowserWallets();
   const wallet = useMemo(
     () => wallets.find((w) => w.id === storedWalletId()) ?? wallets[0] ?? null,
@@ -275,7 +276,7 @@ function BetRow(props: { p: PredictionItem }) {
         </div>
         <div>
           <dt>Odds</dt>
-          <dd>{formatOdds(p.odds)}</dd>
+          <dd>{oddsText(p.odds)}</dd>
         </div>
         <div>
           <dt>Status</dt>

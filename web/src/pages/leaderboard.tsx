@@ -17,15 +17,13 @@ type LeaderboardRoute = Extract<Route, { page: "leaderboard" }>;
 
 export function LeaderboardPage(props: { route: LeaderboardRoute; onNavigate: Navigate }) {
   const { route, onNavigate } = props;
-  const { user, changes } = useAccount();
+  const { user } = useAccount();
   const pageNo = route.pageNo;
   useEffect(() => {
     document.title = "All-time leaderboard — SP Competition";
   }, []);
-  const board = useResource(`alltime/${pageNo}/${changes}`, () =>
-    api.allTime((pageNo - 1) * PAGE_SIZE, PAGE_SIZE),
-  );
-  const mine = usePlayerResource("alltime-row", api.myAllTimeRow);
+  const board = useResource(["alltime", pageNo], () => api.allTime((pageNo - 1) * PAGE_SIZE, PAGE_SIZE));
+  const mine = usePlayerResource(["alltime-row"], api.myAllTimeRow);
   const data = board.status === "ok" ? board.data : null;
   const me = mine.status === "ok" ? mine.data : null;
   const onPage = me !== null && (data?.rows.some((r) => r.userId === me.userId) ?? false);

@@ -58,7 +58,7 @@ export function ProfilePage(props: { meta: MetaResource; onNavigate: Navigate })
 }
 
 function Stats() {
-  const stats = usePlayerResource("profile", api.profile);
+  const stats = usePlayerResource(["profile"], api.profile);
   if (stats.status !== "ok") {
     return (
       <section class="card" aria-label="Statistics">
@@ -155,7 +155,7 @@ function PastWeeks(props: { meta: Meta; onNavigate: Navigate }) {
   const [all, setAll] = useState(false);
   const played = meta.weeks.filter((w) => w.status !== "upcoming").reverse();
   const shown = all ? played : played.slice(0, RECENT_WEEKS);
-  const results = usePlayerResource(`weeks/${shown.map((w) => w.week).join(",")}`, () =>
+  const results = usePlayerResource(["weeks", shown.map((w) => w.week).join(",")], () =>
     Promise.all(shown.map((w) => api.me(w.week))),
   );
   return (

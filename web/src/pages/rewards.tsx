@@ -35,7 +35,7 @@ export function RewardsPage(_props: { onNavigate: Navigate }) {
 
 function DailyCredits() {
   const { changed } = useAccount();
-  const info = usePlayerResource("reclaim", api.reclaimInfo);
+  const info = usePlayerResource(["reclaim"], api.reclaimInfo);
   const [state, setState] = useState<{ busy: boolean; message: string | null; error: string | null }>({
     busy: false,
     message: null,
@@ -126,7 +126,7 @@ function ClaimState(props: { info: ReclaimInfo; busy: boolean; onClaim: () => vo
 function ReferralsCard() {
   const { changed } = useAccount();
   const id = useId();
-  const refs = usePlayerResource("referrals", api.referrals);
+  const refs = usePlayerResource(["referrals"], api.referrals);
   const [copied, setCopied] = useState(false);
   const [redeem, setRedeem] = useState<{ busy: boolean; message: string | null; error: string | null }>({
     busy: false,
@@ -253,8 +253,8 @@ function ReferralsCard() {
 }
 
 function RaffleCard() {
-  const { user, changes } = useAccount();
-  const raffle = useResource(`raffle/${user?.id ?? "guest"}/${changes}`, api.raffle);
+  const { user } = useAccount();
+  const raffle = useResource(user ? ["player", user.id, "raffle"] : ["raffle"], api.raffle);
   return (
     <section class="card" aria-labelledby="raffle-title">
       <h2 id="raffle-title" class="card-title">

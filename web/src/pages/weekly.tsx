@@ -77,16 +77,16 @@ export function WeeklyPage(props: {
     [onNavigate],
   );
 
-  const ladder = useResource(week === null ? null : `${week}/${route.type}/${route.pageNo}`, () =>
+  const ladder = useResource(week === null ? null : ["ladder", week, route.type, route.pageNo], () =>
     loadLadderPage(week!, route.type, route.pageNo),
   );
-  const pool = useResource(week === null ? null : String(week), () => api.prizePool(week!));
-  const me = usePlayerResource(week === null ? null : `me/${week}`, () => api.me(week!));
-  const previous = usePlayerResource(week === null || week === 0 ? null : `me/${week - 1}`, () =>
+  const pool = useResource(week === null ? null : ["pool", week], () => api.prizePool(week!));
+  const me = usePlayerResource(week === null ? null : ["me", week], () => api.me(week!));
+  const previous = usePlayerResource(week === null || week === 0 ? null : ["me", week - 1], () =>
     api.me(week! - 1),
   );
   const selected = weeks.find((w) => w.week === week);
-  const lines = usePlayerResource(week === null || selected?.status !== "live" ? null : `lines/${week}`, () =>
+  const lines = usePlayerResource(week === null || selected?.status !== "live" ? null : ["lines", week], () =>
     loadLines(week!, m!),
   );
 

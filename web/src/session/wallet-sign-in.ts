@@ -1,8 +1,9 @@
 /**
  * Sign-in with a browser wallet (EIP-1193): ask for the account and chain (switching to an accepted chain when the
- * wallet is on another one), build the EIP-4361 message for this page (domain = location.host, uri =
- * location.origin, version 1, the server's single-use nonce, issued at the server's now), have the wallet sign it
- * (`personal_sign`), and post it to /api/auth/wallet, which sets the session cookie.
+ * wallet is on another one), build the EIP-4361 message the server asks for (the domain `GET /api/auth/nonce`
+ * names — the address the page was opened on when the server accepts it — uri = location.origin, version 1, the
+ * server's single-use nonce, issued at the server's now), have the wallet sign it (`personal_sign`), and post it
+ * to /api/auth/wallet, which sets the session cookie.
  */
 import { getAddress, toHex } from "viem";
 import { createSiweMessage } from "viem/siwe";
@@ -89,9 +90,9 @@ export async function signInWithWallet(
 ): Promise<User> {
   const address = await walletAccount(provider);
   const chainId = await ensureChain(provider, opts.chainIds);
-  const { nonce } = await api.nonce();
+  const { nonce, domain } = await api.nonce();
   const message = createSiweMessage({
-    domain: location.host,
+    domain,
     address,
     statement: STATEMENT,
     uri: location.origin,
