@@ -7,7 +7,6 @@
  */
 import { type Address, encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { compileContracts } from "../../contracts/compile.js";
 import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
 import {
   type Deploy,

@@ -175,7 +175,7 @@ const REJECT_TEXT: Record<string, string> = {
 
 /**
  * What a bet can claim: a won one its winnings, a void one its stake, a rejected USDC bet still on-chain its stake
- * back (a reorganised one was never placed). Null when nothing.
+ * back (a reorganised one was never placed). Null when nothing. (Credits are paid at once: "Claim N credits".)
  */
 function claimOf(p: PredictionItem): { label: string } | null {
   if (p.claimed) return null;
@@ -303,9 +303,11 @@ function BetRow(props: { p: PredictionItem }) {
             data-testid="claim-button"
           >
             {claim.busy ??
-              (p.status === "won"
-                ? `${owed.label} · ${usdc ? formatUsdc(p.payoutUsdc ?? "0") : formatCredits(Number(payout ?? 0))}`
-                : owed.label)}
+              (!usdc
+                ? `Claim ${formatCredits(Number(payout ?? 0))}`
+                : p.status === "won"
+                  ? `${owed.label} · ${formatUsdc(p.payoutUsdc ?? "0")}`
+                  : owed.label)}
           </button>
         ) : p.claimed || claim.done ? (
           <span class="status-good small" role="status" data-testid="claimed">
