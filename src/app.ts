@@ -27,6 +27,9 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
+import { registerCaching, tagEncodedBodies } from "./http/caching.js";
+import { registerCompression } from "./http/compression.js";
+import { registerCors } from "./http/cors.js";
 import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
@@ -74,8 +77,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEnvelope(app);
   registerShutdownGate(app);
   await registerSecurityHeaders(app, { production: config.env === "production" });
-  registerMetrics(app);
+  // Before the rate limit and the session check: a preflight is answered here, uncounted.
+  await registerCors(app, { appOrigins: config.appOrigins });
+  // In this order: the ETag of the JSON body and the 304 first, then compression, then the coding in the ETag.
+  registerCaching(app);
+  await registerCompression(app);
+  tagEncodedBodies(app);
+  // Before every documented route: @fastify/swagger documents the routes added after it.
   await registerOpenApi(app);
+  registerMetrics(app);
 
   const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
   const db = database.db;

@@ -23,7 +23,7 @@ export const CliBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "CliCommand" },
 );
 
 export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliContext }) {

@@ -5,6 +5,10 @@
 
 
 export interface paths {
+  "/metrics": {
+    /** Prometheus metrics: requests by route and status, latency, the process */
+    get: operations["getMetrics"];
+  };
   "/healthz": {
     /** The process is alive */
     get: operations["getHealthz"];
@@ -90,6 +94,13 @@ export interface paths {
   "/api/admin/raffle/draw": {
     /** Draw an ended day's raffle (once) */
     post: operations["postAdminRaffleDraw"];
+  };
+  "/api/admin/clock": {
+    /**
+     * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
+     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+     */
+    put: operations["putAdminClock"];
   };
   "/api/admin/cli": {
     /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
@@ -177,6 +188,126 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** AllTimePage */
+    AllTimePage: {
+      total: number;
+      offset: number;
+      limit: number;
+      rows: components["schemas"]["AllTimeRow"][];
+    };
+    /** AllTimeRow */
+    AllTimeRow: {
+      /** @description null at 0 SP */
+      rank: number | null;
+      userId: string;
+      displayName: string;
+      wallet: string | null;
+      totalSp: number;
+    };
+    /** AllTimeTop */
+    AllTimeTop: {
+      rows: components["schemas"]["AllTimeRow"][];
+    };
+    /** BetPlaced */
+    BetPlaced: {
+      prediction: components["schemas"]["Prediction"];
+      /** @description The player's credits after the stake */
+      balance: number;
+    };
+    /** BetRequest */
+    BetRequest: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      /** @description Free credits to stake */
+      stake: number;
+      /** @description The odds the player saw: a different current price answers 409 ODDS_CHANGED */
+      expectedOdds?: number;
+    };
+    /** ChainInfo */
+    ChainInfo: {
+      chainId: number | null;
+      bettingContract: string | null;
+      usdc: string | null;
+      oddsSigner: string | null;
+      /** @description how long a quote lasts (never past kickoff) */
+      quoteTtlSeconds: number;
+      /** @description confirmations before a bet or fee counts */
+      confirmations: number;
+      prizeDistributorAddress: string | null;
+      /** @description finalized: also waits for the node's finalized block where it serves one */
+      finality: "finalized" | "confirmations";
+    };
+    /** ClaimRequest */
+    ClaimRequest: {
+      /** @description The `id` of a won or void prediction of the signed-in player */
+      predictionId: string;
+    };
+    /** CliCommand */
+    CliCommand: {
+      argv: string[];
+      /** @description The content of each JSON file the arguments name, by the path given */
+      files?: {
+        [key: string]: unknown;
+      };
+    };
+    /** Clock */
+    Clock: {
+      /**
+       * Format: date-time
+       * @description The clock's time now
+       */
+      now: string;
+    };
+    /** ClockSetting */
+    ClockSetting: {
+      /** @description The instant the service's clock shows from now on; null returns it to real time */
+      now: string | null;
+    };
+    /** CompetitionMeta */
+    CompetitionMeta: {
+      /** Format: date-time */
+      now: string;
+      currentWeek: number;
+      seasonStarted: boolean;
+      championsEnabled: boolean;
+      countdown: {
+        /** Format: date-time */
+        endsAt: string;
+        secondsRemaining: number;
+      };
+      constants: {
+        qualificationCutoff: number;
+        championsCutoff: number;
+        paidRanks: number;
+        prizeSplitPct: number[];
+        weekLengthDays: number;
+      };
+      weeks: components["schemas"]["RailWeek"][];
+    };
+    /** DailyCreditsClaim */
+    DailyCreditsClaim: {
+      amount: number;
+      balance: number;
+      /** Format: date-time */
+      nextClaimAt: string;
+    };
+    /** DailyCreditsInfo */
+    DailyCreditsInfo: {
+      balance: number;
+      amount: number;
+      claimable: boolean;
+      /** Format: date-time */
+      nextClaimAt: string;
+    };
+    /** DailyRaffle */
+    DailyRaffle: {
+      date: string;
+      eligible: boolean;
+      reason: string | null;
+      /** Format: date-time */
+      drawAt: string;
+    };
     ErrorEnvelope: {
       /** @enum {boolean} */
       success: false;
@@ -200,11 +331,543 @@ export interface components {
         nextClaimAt?: string;
       };
     };
+    /** Event */
+    Event: {
+      id: string;
+      sport: string;
+      league: string;
+      homeTeam: string;
+      awayTeam: string;
+      /** Format: date-time */
+      kickoffAt: string;
+      /** @enum {string} */
+      status: "scheduled" | "live" | "finished" | "cancelled";
+      /** @description A warm-up event: its SP counts as WARMUP_PREDICTION */
+      warmup: boolean;
+      markets: components["schemas"]["Market"][];
+    };
+    /** EventOdds */
+    EventOdds: {
+      eventId: string;
+      /** @description When the odds last changed */
+      updatedAt: string;
+      markets: components["schemas"]["Market"][];
+    };
+    /** EventPage */
+    EventPage: {
+      items: components["schemas"]["Event"][];
+      /** @description The `cursor` of the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    /**
+     * EventResult
+     * @description finished with the winning outcome of each market, or cancelled (every prediction void)
+     */
+    EventResult: {
+      /** @enum {string} */
+      status: "finished";
+      winningOutcome: string;
+      winningOutcomes?: {
+        [key: string]: string;
+      };
+    } | {
+      /** @enum {string} */
+      status: "cancelled";
+    };
+    /** EventSettlement */
+    EventSettlement: {
+      event: components["schemas"]["Event"];
+      /** @description Predictions this call settled */
+      settled: number;
+      /** @description The same result was posted before: nothing changed */
+      alreadySettled: boolean;
+    };
+    /**
+     * EventUpsert
+     * @description An event and its odds: the whole event, created or replaced (its id is in the path)
+     */
+    EventUpsert: {
+      sport: string;
+      league: string;
+      homeTeam: string;
+      awayTeam: string;
+      /** Format: date-time */
+      kickoffAt: string;
+      warmup?: boolean;
+      status?: "scheduled" | "live" | "finished" | "cancelled";
+      markets: {
+          key: string;
+          outcomes: {
+              key: string;
+              label: string;
+              odds: number;
+            }[];
+        }[];
+    };
+    /** FinalizeResult */
+    FinalizeResult: {
+      week: number;
+      /** Format: date-time */
+      finalizedAt: string;
+      alreadyFinalized: boolean;
+      qualification: {
+        participants: number;
+        cutoffSp: number | null;
+        qualifiers: number;
+      };
+      champions: {
+        enabled: boolean;
+        participants: number;
+        cutoffSp: number | null;
+        retained: number;
+      };
+      prizes: ({
+          rank: number;
+          userId: string;
+          wallet: string | null;
+          competitiveSp: number;
+          rankPct: number;
+          splitAmong: number;
+          amountUsdc: string;
+        })[];
+      pool: {
+        estimatedUsdc: string;
+        distributedUsdc: string;
+        undistributedUsdc: string;
+      };
+      nextWeekEligible: number;
+    };
+    /** LadderPage */
+    LadderPage: {
+      week: number;
+      /** @enum {string} */
+      type: "qualification" | "champions";
+      label: string;
+      championsEnabled: boolean;
+      provisional: boolean;
+      total: number;
+      offset: number;
+      limit: number;
+      cutoffRank: number;
+      cutoffSp: number | null;
+      rows: components["schemas"]["LadderRow"][];
+    };
+    /** LadderRow */
+    LadderRow: {
+      rank: number;
+      userId: string;
+      displayName: string;
+      wallet: string | null;
+      competitiveSp: number;
+      /** @description At or above the ladder's cutoff line (ties included) */
+      withinCutoff: boolean;
+      prizeUsdc: string | null;
+    };
+    /** Market */
+    Market: {
+      /** @description The market's key, e.g. `1x2` */
+      key: string;
+      outcomes: components["schemas"]["Outcome"][];
+    };
+    /** MyStanding */
+    MyStanding: {
+      week: number;
+      label: string;
+      provisional: boolean;
+      qualification: {
+        rank: number | null;
+        competitiveSp: number;
+        withinCutoff: boolean;
+      };
+      champions: {
+        enabled: boolean;
+        eligible: boolean;
+        eligibleVia: ("qualification" | "champions") | null;
+        rank: number | null;
+        competitiveSp: number;
+        withinCutoff: boolean;
+        prizeUsdc: string | null;
+      };
+      nextWeek: {
+        week: number;
+        eligible: boolean;
+        via: ("qualification" | "champions") | null;
+      };
+      prizeClaim: components["schemas"]["PrizeClaim"] | null;
+    };
+    /** Nonce */
+    Nonce: {
+      /** @description Single use, valid 10 minutes */
+      nonce: string;
+    };
+    /** OidcSignIn */
+    OidcSignIn: {
+      /** @description An OIDC ID token of the configured issuer, for the configured audience */
+      idToken: string;
+      /** @description A referrer's code, linked on the player's first sign-in only */
+      referralCode?: string;
+    };
+    /** OnchainBetReport */
+    OnchainBetReport: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      stakeUsdc: string;
+      odds: number;
+      txHash: string;
+      chainId: number;
+    };
+    /** OnchainBetReported */
+    OnchainBetReported: {
+      prediction: components["schemas"]["Prediction"];
+    };
+    /** Outcome */
+    Outcome: {
+      /** @description What a bet names, e.g. `home` */
+      key: string;
+      label: string;
+      /** @description Decimal odds (a winning stake is paid stake × odds) */
+      odds: number;
+    };
+    /** PayoutClaim */
+    PayoutClaim: {
+      predictionId: string;
+      /** @description Version 1: credits paid */
+      payout?: number;
+      payoutUsdc?: string;
+      /** Format: date-time */
+      claimedAt: string;
+      /** @description The player's credits after the claim */
+      balance: number;
+    };
+    /** Prediction */
+    Prediction: {
+      id: string;
+      /** @enum {integer} */
+      version: 1 | 2;
+      eventId: string;
+      market: string;
+      outcome: string;
+      odds: number;
+      stake?: number;
+      stakeUsdc?: string;
+      /** @enum {string} */
+      status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+      payout?: number | null;
+      payoutUsdc?: string | null;
+      claimed: boolean;
+      placedAt: string;
+      settledAt: string | null;
+      txHash?: string;
+      chainId?: number;
+      rejectReason?: string | null;
+    };
+    /** PredictionPage */
+    PredictionPage: {
+      items: components["schemas"]["PredictionWithEvent"][];
+      /** @description The `cursor` of the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    /** PredictionWithEvent */
+    PredictionWithEvent: components["schemas"]["Prediction"] & {
+      event: components["schemas"]["Event"];
+    };
+    /**
+     * PrizeClaim
+     * @description the signed-in winner's prize of a finalized week, for PrizeDistributor.claim
+     */
+    PrizeClaim: {
+      week: number;
+      root: string | null;
+      account: string | null;
+      amountUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      amountMicro: string;
+      carriedUsdc: string;
+      /** @description the Merkle proof of (week, account, amountMicro) under root */
+      proof: string[];
+      /** @description a PrizeClaimed log of the distributor pays this leaf */
+      claimed: boolean;
+      /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
+      awaitingWallet: boolean;
+      paidInWeek: number | null;
+    };
+    /** PrizeLeaf */
+    PrizeLeaf: {
+      /** @description checksummed address */
+      account: string;
+      amountUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      amountMicro: string;
+      carriedUsdc: string;
+      claimed: boolean;
+    };
+    /** PrizePoolEstimate */
+    PrizePoolEstimate: {
+      estimatedUsdc: string;
+      selectedWeek: number;
+      fundingWeekIndex: number | null;
+      feeWindowStart: string | null;
+      feeWindowEnd: string | null;
+      sources: {
+        protocolFeesWeek: string;
+        protocolIncentiveUsdc: string;
+        entries: string;
+      };
+    };
+    /** PrizeTree */
+    PrizeTree: {
+      week: number;
+      root: string | null;
+      /** @description StandardMerkleTree leaf types: ["uint256","address","uint256"] */
+      leafEncoding: string[];
+      totalUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      totalMicro: string;
+      /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
+      leaves: components["schemas"]["PrizeLeaf"][];
+      awaitingWallet: ({
+          userId: string;
+          amountUsdc: string;
+          paidInWeek: number | null;
+        })[];
+      carried: {
+          fromWeek: number;
+          userId: string;
+          amountUsdc: string;
+        }[];
+    };
+    /** ProfileStats */
+    ProfileStats: {
+      user: components["schemas"]["User"];
+      totalSp: number;
+      spByType: {
+        PREDICTION: number;
+        WARMUP_PREDICTION: number;
+        ONCHAIN_PREDICTION: number;
+        ONCHAIN_SP: number;
+        REFERRAL: number;
+        RAFFLE: number;
+        ADJUSTMENT: number;
+      };
+      predictions: {
+        total: number;
+        won: number;
+        lost: number;
+        pending: number;
+        void: number;
+      };
+      winRate: number;
+      currentStreak: number;
+      bestStreak: number;
+      creditsBalance: number;
+      usdcStaked: string;
+      usdcWon: string;
+      allTimeRank: number | null;
+      week: {
+        week: number;
+        competitiveSp: number;
+        qualificationRank: number | null;
+        championsRank: number | null;
+      };
+    };
+    /** ProtocolFee */
+    ProtocolFee: {
+      txHash: string;
+      logIndex: number;
+      amountUsdc: string;
+      /** Format: date-time */
+      occurredAt: string;
+    };
+    /** ProtocolFeeRecord */
+    ProtocolFeeRecord: {
+      txHash: string;
+      logIndex: number;
+      amountUsdc: string;
+      /**
+       * Format: date-time
+       * @description When the fee was charged: it funds the pool of the week after
+       */
+      occurredAt: string;
+    };
+    /** QuoteRequest */
+    QuoteRequest: {
+      eventId: string;
+      market: string;
+      outcome: string;
+    };
+    /** RaffleDraw */
+    RaffleDraw: {
+      date: string;
+      seed: string;
+      eligibleCount: number;
+      winnerUserId: string | null;
+      prizeSp: number;
+      drawnAt: string;
+      alreadyDrawn: boolean;
+    };
+    /** RaffleDrawRequest */
+    RaffleDrawRequest: {
+      /**
+       * Format: date
+       * @description The ended UTC day whose raffle to draw
+       */
+      date: string;
+    };
+    /** RailWeek */
+    RailWeek: {
+      week: number;
+      label: string;
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      /** @enum {string} */
+      status: "upcoming" | "live" | "ended" | "finalized";
+      provisional: boolean;
+      championsEnabled: boolean;
+    };
+    /** Referee */
+    Referee: {
+      userId: string;
+      displayName: string;
+      /** Format: date-time */
+      joinedAt: string;
+      status: "waiting" | "redeemable" | "redeemed";
+    };
+    /** ReferralRedemption */
+    ReferralRedemption: {
+      redeemedSp: number;
+      redeemedCount: number;
+    };
+    /** Referrals */
+    Referrals: {
+      code: string;
+      referredCount: number;
+      pendingRewardSp: number;
+      redeemedRewardSp: number;
+      referees: components["schemas"]["Referee"][];
+    };
+    /** SignedInUser */
+    SignedInUser: {
+      user: components["schemas"]["User"];
+    };
+    /** SignedQuote */
+    SignedQuote: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      /** @description decimal odds of the quote */
+      odds: number;
+      /** @description the last instant a block may carry for the bet (before kickoff) */
+      expiresAt: string;
+      chainId: number;
+      /** @description the betting contract (checksummed): the EIP-712 verifying contract */
+      contract: string;
+      /** @description the first argument of placeBet(quote, signature, amount) */
+      quote: {
+        /** @description the signed-in wallet (checksummed): only it can place the bet */
+        bettor: string;
+        /** @description keccak256(utf8("<eventId>/<market>")) */
+        marketId: string;
+        /** @description index of the outcome in its market */
+        outcome: number;
+        /** @description odds in thousandths (uint256) */
+        odds: string;
+        /** @description unix seconds (uint256) */
+        expiry: string;
+      };
+      /** @description EIP-712 signature of the odds signer */
+      signature: string;
+    };
+    /** SignInProviders */
+    SignInProviders: {
+      wallet: {
+        chainIds: number[];
+      };
+      oidc: ({
+        issuer: string;
+        clientId: string;
+        authorizationUrl: string | null;
+        scope: string;
+      }) | null;
+    };
+    /** SpLedgerRow */
+    SpLedgerRow: {
+      id: string;
+      userId: string;
+      /** @enum {string} */
+      type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+      amount: number;
+      eventId: string | null;
+      externalId: string;
+      createdAt: string;
+    };
+    /** SpTransaction */
+    SpTransaction: {
+      /** @description The player's wallet (created when unknown) */
+      wallet?: string;
+      /** @description The player's id (instead of wallet) */
+      userId?: string;
+      type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+      /** @description SP, an integer (negative only for ADJUSTMENT) */
+      amount: number;
+      /** @description The event the SP was earned on: its kickoff week's ladders count it */
+      eventId?: string;
+      /** @description The feed's id of the row: a replay returns the first row (200) */
+      externalId: string;
+    };
+    /** SpTransactionBatch */
+    SpTransactionBatch: {
+      rows: components["schemas"]["SpTransaction"][];
+    };
+    /** SpTransactionBatchResult */
+    SpTransactionBatchResult: {
+      created: number;
+      results: {
+          created: boolean;
+          row: components["schemas"]["SpLedgerRow"];
+        }[];
+    };
+    /** User */
+    User: {
+      id: string;
+      displayName: string;
+      /** @description Checksummed address; null for an identity-only player */
+      wallet: string | null;
+    };
+    /** WalletSignIn */
+    WalletSignIn: {
+      /** @description An EIP-4361 (Sign-In with Ethereum) message: this service's domain, a fresh nonce of GET /api/auth/nonce, an accepted chain id, issued now */
+      message: string;
+      /** @description The wallet's personal_sign signature of `message` */
+      signature: string;
+      /** @description A referrer's code, linked on the player's first sign-in only */
+      referralCode?: string;
+    };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The ETag(s) of the answer the client holds: when one still matches, the reply is an empty 304 Not Modified */
+    IfNoneMatch?: string;
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description `public, max-age=31536000, immutable` once the week asked for is finalized (its answer never changes again); `public, no-cache` (revalidate before each use) while it is live */
+    CacheControlFinal: "public, max-age=31536000, immutable" | "public, no-cache";
+    /** @description `public, no-cache`: a browser or a shared cache may keep the answer, and revalidates it (If-None-Match) before each use */
+    CacheControlRevalidate: "public, no-cache";
+    /** @description A strong validator of the body: send it back in If-None-Match, and while the answer is unchanged the reply is an empty 304. A brotli or gzip body's tag names its coding (`"<hash>-br"`); either form revalidates. */
+    ETag: string;
+    /** @description Requests allowed per minute in this route's rate-limit class (`x-rate-limit-class` of the operation: read per IP, write per signed-in player or per IP, auth and finalize per IP). Absent on requests bearing the admin token, which are not limited. */
+    RateLimitLimit: number;
+    /** @description Requests left in the current one-minute window */
+    RateLimitRemaining: number;
+    /** @description Seconds until the current window ends and the count starts again */
+    RateLimitReset: number;
+    /** @description Seconds to wait before retrying (a 429 until the window ends; a 503 a few seconds) */
+    RetryAfter: number;
+  };
   pathItems: never;
 }
 
@@ -214,10 +877,46 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Prometheus metrics: requests by route and status, latency, the process */
+  getMetrics: {
+    responses: {
+      /** @description The Prometheus text exposition format (version 0.0.4) */
+      200: {
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
   /** The process is alive */
   getHealthz: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the process answers (it checks nothing else) */
       200: {
         content: {
           "application/json": {
@@ -243,6 +942,9 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -257,7 +959,7 @@ export interface operations {
   /** The database is reachable */
   getReadyz: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the database answered a ping */
       200: {
         content: {
           "application/json": {
@@ -283,6 +985,9 @@ export interface operations {
       };
       /** @description Error envelope: NOT_READY, SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -297,28 +1002,29 @@ export interface operations {
   /** The sign-in methods this service offers (wallet chains, identity provider) */
   getAuthProviders: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignInProviders */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              wallet: {
-                chainIds: number[];
-              };
-              oidc: ({
-                issuer: string;
-                clientId: string;
-                authorizationUrl: string | null;
-                scope: string;
-              }) | null;
-            };
+            data: components["schemas"]["SignInProviders"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -330,6 +1036,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -341,6 +1052,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -355,20 +1072,29 @@ export interface operations {
   /** A single-use sign-in nonce (10 min) */
   getAuthNonce: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Nonce */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              nonce: string;
-            };
+            data: components["schemas"]["Nonce"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -380,6 +1106,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -391,6 +1122,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -406,32 +1143,38 @@ export interface operations {
   postAuthWallet: {
     requestBody: {
       content: {
-        "application/json": {
-          message: string;
-          signature: string;
-          referralCode?: string;
-        };
+        /**
+         * @example {
+         *   "message": "localhost:3000 wants you to sign in with your Ethereum account:\n0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nURI: http://localhost:3000\nVersion: 1\nChain ID: 1\nNonce: 3fXbq8hJkQm2rT9w\nIssued At: 2030-01-01T12:00:00.000Z",
+         *   "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
+         * }
+         */
+        "application/json": components["schemas"]["WalletSignIn"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -443,6 +1186,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -454,6 +1202,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -465,6 +1218,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -476,6 +1234,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -487,6 +1250,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -498,6 +1267,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -509,6 +1283,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -524,31 +1304,32 @@ export interface operations {
   postAuthOidc: {
     requestBody: {
       content: {
-        "application/json": {
-          idToken: string;
-          referralCode?: string;
-        };
+        "application/json": components["schemas"]["OidcSignIn"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -560,6 +1341,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -571,6 +1357,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -582,6 +1373,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -593,6 +1389,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -604,6 +1405,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -615,6 +1421,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -626,6 +1438,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -637,6 +1454,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -651,24 +1474,28 @@ export interface operations {
   /** The signed-in user */
   getAuthSession: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -680,6 +1507,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -691,6 +1524,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -702,6 +1540,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -716,8 +1560,13 @@ export interface operations {
   /** Sign out */
   postAuthLogout: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: Sign out */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -728,6 +1577,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -739,6 +1593,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -750,6 +1609,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -761,6 +1625,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -772,6 +1641,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -783,6 +1658,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -794,6 +1674,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -808,48 +1694,29 @@ export interface operations {
   /** The current week, its countdown and the week rail */
   getCompetitionMeta: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the CompetitionMeta */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              /** Format: date-time */
-              now: string;
-              currentWeek: number;
-              seasonStarted: boolean;
-              championsEnabled: boolean;
-              countdown: {
-                /** Format: date-time */
-                endsAt: string;
-                secondsRemaining: number;
-              };
-              constants: {
-                qualificationCutoff: number;
-                championsCutoff: number;
-                paidRanks: number;
-                prizeSplitPct: number[];
-                weekLengthDays: number;
-              };
-              weeks: ({
-                  week: number;
-                  label: string;
-                  /** Format: date-time */
-                  startsAt: string;
-                  /** Format: date-time */
-                  endsAt: string;
-                  /** @enum {string} */
-                  status: "upcoming" | "live" | "ended" | "finalized";
-                  provisional: boolean;
-                  championsEnabled: boolean;
-                })[];
-            };
+            data: components["schemas"]["CompetitionMeta"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -861,6 +1728,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -872,6 +1744,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -887,46 +1765,56 @@ export interface operations {
   getCompetitionLeaderboard: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
+        /** @description Which ladder (default qualification) */
         type?: "qualification" | "champions";
+        /** @description Rows to skip from rank 1 (default 0) */
         offset?: number;
+        /** @description Rows per page (default 50) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the LadderPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              /** @enum {string} */
-              type: "qualification" | "champions";
-              label: string;
-              championsEnabled: boolean;
-              provisional: boolean;
-              total: number;
-              offset: number;
-              limit: number;
-              cutoffRank: number;
-              cutoffSp: number | null;
-              rows: ({
-                  rank: number;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  competitiveSp: number;
-                  withinCutoff: boolean;
-                  prizeUsdc: string | null;
-                })[];
-            };
+            data: components["schemas"]["LadderPage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -938,6 +1826,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -949,6 +1843,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -960,6 +1859,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -975,61 +1880,33 @@ export interface operations {
   getCompetitionMe: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the MyStanding */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              label: string;
-              provisional: boolean;
-              qualification: {
-                rank: number | null;
-                competitiveSp: number;
-                withinCutoff: boolean;
-              };
-              champions: {
-                enabled: boolean;
-                eligible: boolean;
-                eligibleVia: ("qualification" | "champions") | null;
-                rank: number | null;
-                competitiveSp: number;
-                withinCutoff: boolean;
-                prizeUsdc: string | null;
-              };
-              nextWeek: {
-                week: number;
-                eligible: boolean;
-                via: ("qualification" | "champions") | null;
-              };
-              prizeClaim: ({
-                week: number;
-                root: string | null;
-                account: string | null;
-                amountUsdc: string;
-                /** @description the amount in micro-USDC (uint256) */
-                amountMicro: string;
-                carriedUsdc: string;
-                /** @description the Merkle proof of (week, account, amountMicro) under root */
-                proof: string[];
-                /** @description a PrizeClaimed log of the distributor pays this leaf */
-                claimed: boolean;
-                /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
-                awaitingWallet: boolean;
-                paidInWeek: number | null;
-              }) | null;
-            };
+            data: components["schemas"]["MyStanding"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1041,6 +1918,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1052,6 +1934,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1063,6 +1951,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1074,6 +1967,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1089,33 +1988,50 @@ export interface operations {
   getCompetitionPrizePoolEstimate: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PrizePoolEstimate */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              estimatedUsdc: string;
-              selectedWeek: number;
-              fundingWeekIndex: number | null;
-              feeWindowStart: string | null;
-              feeWindowEnd: string | null;
-              sources: {
-                protocolFeesWeek: string;
-                protocolIncentiveUsdc: string;
-                entries: string;
-              };
-            };
+            data: components["schemas"]["PrizePoolEstimate"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1127,6 +2043,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1138,6 +2060,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1149,6 +2076,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1166,51 +2099,51 @@ export interface operations {
    */
   getCompetitionWeeksByWeekPrizeTree: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The week index: 0 is the opening week */
         week: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PrizeTree */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              root: string | null;
-              /** @description StandardMerkleTree leaf types: ["uint256","address","uint256"] */
-              leafEncoding: string[];
-              totalUsdc: string;
-              /** @description the amount in micro-USDC (uint256) */
-              totalMicro: string;
-              /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
-              leaves: {
-                  /** @description checksummed address */
-                  account: string;
-                  amountUsdc: string;
-                  /** @description the amount in micro-USDC (uint256) */
-                  amountMicro: string;
-                  carriedUsdc: string;
-                  claimed: boolean;
-                }[];
-              awaitingWallet: ({
-                  userId: string;
-                  amountUsdc: string;
-                  paidInWeek: number | null;
-                })[];
-              carried: {
-                  fromWeek: number;
-                  userId: string;
-                  amountUsdc: string;
-                }[];
-            };
+            data: components["schemas"]["PrizeTree"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1222,6 +2155,11 @@ export interface operations {
       };
       /** @description Error envelope: WEEK_NOT_FINALIZED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1233,6 +2171,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1244,6 +2188,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1255,6 +2204,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1270,53 +2225,33 @@ export interface operations {
   postCompetitionFinalize: {
     parameters: {
       query: {
+        /** @description The ended week to finalize (weeks finalize in order) */
         week: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the FinalizeResult */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              /** Format: date-time */
-              finalizedAt: string;
-              alreadyFinalized: boolean;
-              qualification: {
-                participants: number;
-                cutoffSp: number | null;
-                qualifiers: number;
-              };
-              champions: {
-                enabled: boolean;
-                participants: number;
-                cutoffSp: number | null;
-                retained: number;
-              };
-              prizes: ({
-                  rank: number;
-                  userId: string;
-                  wallet: string | null;
-                  competitiveSp: number;
-                  rankPct: number;
-                  splitAmong: number;
-                  amountUsdc: string;
-                })[];
-              pool: {
-                estimatedUsdc: string;
-                distributedUsdc: string;
-                undistributedUsdc: string;
-              };
-              nextWeekEligible: number;
-            };
+            data: components["schemas"]["FinalizeResult"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1328,6 +2263,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1339,6 +2279,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1350,6 +2295,11 @@ export interface operations {
       };
       /** @description Error envelope: WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -1361,6 +2311,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1372,6 +2327,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1383,6 +2343,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1394,6 +2360,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1405,6 +2376,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1420,92 +2397,85 @@ export interface operations {
   putAdminEventsById: {
     parameters: {
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
+    /** @description An event and its odds: the whole event, created or replaced (its id is in the path) */
     requestBody: {
       content: {
-        "application/json": {
-          sport: string;
-          league: string;
-          homeTeam: string;
-          awayTeam: string;
-          /** Format: date-time */
-          kickoffAt: string;
-          warmup?: boolean;
-          status?: "scheduled" | "live" | "finished" | "cancelled";
-          markets: {
-              key: string;
-              outcomes: {
-                  key: string;
-                  label: string;
-                  odds: number;
-                }[];
-            }[];
-        };
+        /**
+         * @example {
+         *   "sport": "football",
+         *   "league": "EPL",
+         *   "homeTeam": "Arsenal",
+         *   "awayTeam": "Chelsea",
+         *   "kickoffAt": "2030-01-01T15:00:00Z",
+         *   "markets": [
+         *     {
+         *       "key": "1x2",
+         *       "outcomes": [
+         *         {
+         *           "key": "home",
+         *           "label": "Arsenal",
+         *           "odds": 2.15
+         *         },
+         *         {
+         *           "key": "draw",
+         *           "label": "Draw",
+         *           "odds": 3.4
+         *         },
+         *         {
+         *           "key": "away",
+         *           "label": "Chelsea",
+         *           "odds": 3.1
+         *         }
+         *       ]
+         *     }
+         *   ]
+         * }
+         */
+        "application/json": components["schemas"]["EventUpsert"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Event */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the Event */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1517,6 +2487,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1528,6 +2503,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1539,6 +2519,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1550,6 +2535,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1561,6 +2551,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1572,6 +2567,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1583,6 +2584,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1594,6 +2600,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1609,57 +2621,56 @@ export interface operations {
   postAdminSpTransactions: {
     requestBody: {
       content: {
-        "application/json": {
-          wallet?: string;
-          userId?: string;
-          type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-          amount: number;
-          eventId?: string;
-          externalId: string;
-        };
+        /**
+         * @example {
+         *   "wallet": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *   "type": "PREDICTION",
+         *   "amount": 250,
+         *   "eventId": "epl-1",
+         *   "externalId": "feed-2030-01-01-0001"
+         * }
+         */
+        "application/json": components["schemas"]["SpTransaction"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SpLedgerRow */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              userId: string;
-              /** @enum {string} */
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId: string | null;
-              externalId: string;
-              createdAt: string;
-            };
+            data: components["schemas"]["SpLedgerRow"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the SpLedgerRow */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              userId: string;
-              /** @enum {string} */
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId: string | null;
-              externalId: string;
-              createdAt: string;
-            };
+            data: components["schemas"]["SpLedgerRow"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1671,6 +2682,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1682,6 +2698,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1693,6 +2714,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1704,6 +2730,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1715,6 +2746,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1726,6 +2762,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1737,6 +2779,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1748,6 +2795,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1766,46 +2819,32 @@ export interface operations {
   postAdminSpTransactionsBatch: {
     requestBody: {
       content: {
-        "application/json": {
-          rows: ({
-              wallet?: string;
-              userId?: string;
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId?: string;
-              externalId: string;
-            })[];
-        };
+        "application/json": components["schemas"]["SpTransactionBatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SpTransactionBatchResult */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              created: number;
-              results: ({
-                  created: boolean;
-                  row: {
-                    id: string;
-                    userId: string;
-                    /** @enum {string} */
-                    type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-                    amount: number;
-                    eventId: string | null;
-                    externalId: string;
-                    createdAt: string;
-                  };
-                })[];
-            };
+            data: components["schemas"]["SpTransactionBatchResult"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1817,6 +2856,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1828,6 +2872,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1839,6 +2888,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1850,6 +2904,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1861,6 +2920,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1872,6 +2936,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1883,6 +2953,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1894,6 +2969,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1909,50 +2990,47 @@ export interface operations {
   postAdminProtocolFees: {
     requestBody: {
       content: {
-        "application/json": {
-          txHash: string;
-          logIndex: number;
-          amountUsdc: string;
-          /** Format: date-time */
-          occurredAt: string;
-        };
+        "application/json": components["schemas"]["ProtocolFeeRecord"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ProtocolFee */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              txHash: string;
-              logIndex: number;
-              amountUsdc: string;
-              /** Format: date-time */
-              occurredAt: string;
-            };
+            data: components["schemas"]["ProtocolFee"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the ProtocolFee */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              txHash: string;
-              logIndex: number;
-              amountUsdc: string;
-              /** Format: date-time */
-              occurredAt: string;
-            };
+            data: components["schemas"]["ProtocolFee"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1964,6 +3042,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1975,6 +3058,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1986,6 +3074,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1997,6 +3090,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2008,6 +3106,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2019,6 +3123,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2030,6 +3139,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2045,60 +3160,39 @@ export interface operations {
   postAdminEventsByIdResult: {
     parameters: {
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
+    /** @description finished with the winning outcome of each market, or cancelled (every prediction void) */
     requestBody: {
       content: {
-        "application/json": {
-          /** @enum {string} */
-          status: "finished";
-          winningOutcome: string;
-          winningOutcomes?: {
-            [key: string]: string;
-          };
-        } | {
-          /** @enum {string} */
-          status: "cancelled";
-        };
+        "application/json": components["schemas"]["EventResult"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventSettlement */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              event: {
-                id: string;
-                sport: string;
-                league: string;
-                homeTeam: string;
-                awayTeam: string;
-                /** Format: date-time */
-                kickoffAt: string;
-                /** @enum {string} */
-                status: "scheduled" | "live" | "finished" | "cancelled";
-                warmup: boolean;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-              settled: number;
-              alreadySettled: boolean;
-            };
+            data: components["schemas"]["EventSettlement"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2110,6 +3204,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2121,6 +3220,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2132,6 +3236,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2143,6 +3252,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2154,6 +3268,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2165,6 +3284,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2176,6 +3300,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2187,6 +3317,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2198,6 +3333,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2213,33 +3354,32 @@ export interface operations {
   postAdminRaffleDraw: {
     requestBody: {
       content: {
-        "application/json": {
-          /** Format: date */
-          date: string;
-        };
+        "application/json": components["schemas"]["RaffleDrawRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the RaffleDraw */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              date: string;
-              seed: string;
-              eligibleCount: number;
-              winnerUserId: string | null;
-              prizeSp: number;
-              drawnAt: string;
-              alreadyDrawn: boolean;
-            };
+            data: components["schemas"]["RaffleDraw"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2251,6 +3391,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2262,6 +3407,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2273,6 +3423,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2284,6 +3439,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2295,6 +3455,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2306,6 +3471,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2317,6 +3488,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2328,6 +3504,191 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
+   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+   */
+  putAdminClock: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "now": "2030-01-01T17:00:00Z"
+         * }
+         */
+        "application/json": components["schemas"]["ClockSetting"];
+      };
+    };
+    responses: {
+      /** @description OK: `data` is the Clock */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Clock"];
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2343,18 +3704,17 @@ export interface operations {
   postAdminCli: {
     requestBody: {
       content: {
-        "application/json": {
-          argv: string[];
-          /** @description The content of each JSON file the arguments name, by the path given */
-          files?: {
-            [key: string]: unknown;
-          };
-        };
+        "application/json": components["schemas"]["CliCommand"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: Run one CLI command in this server (what `npm run cli` sends beside a running server) */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -2366,6 +3726,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2377,6 +3742,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2388,6 +3758,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2399,6 +3774,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2410,6 +3790,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, WEEK_NOT_FINALIZED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -2421,6 +3806,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2432,6 +3822,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2443,6 +3838,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2454,6 +3855,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2465,6 +3871,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2480,49 +3892,60 @@ export interface operations {
   getAvailableEvents: {
     parameters: {
       query?: {
+        /** @description Only this sport, e.g. `football` */
         sport?: string;
+        /** @description Only this league, e.g. `EPL` */
         league?: string;
+        /** @description Only events kicking off at or after this instant */
         from?: string;
+        /** @description Only events kicking off before this instant */
         to?: string;
+        /** @description Events per page (default 20) */
         limit?: number;
+        /** @description The `nextCursor` of the previous page; omit for the first page */
         cursor?: string;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: ({
-                  id: string;
-                  sport: string;
-                  league: string;
-                  homeTeam: string;
-                  awayTeam: string;
-                  /** Format: date-time */
-                  kickoffAt: string;
-                  /** @enum {string} */
-                  status: "scheduled" | "live" | "finished" | "cancelled";
-                  warmup: boolean;
-                  markets: {
-                      key: string;
-                      outcomes: {
-                          key: string;
-                          label: string;
-                          odds: number;
-                        }[];
-                    }[];
-                })[];
-              nextCursor: string | null;
-            };
+            data: components["schemas"]["EventPage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2534,6 +3957,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2545,6 +3974,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2556,6 +3990,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2570,42 +4010,51 @@ export interface operations {
   /** One event */
   getEventsById: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Event */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2617,6 +4066,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2628,6 +4082,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2639,6 +4099,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2650,6 +4115,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2664,34 +4135,51 @@ export interface operations {
   /** An event's current odds */
   getEventsByIdOdds: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventOdds */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              eventId: string;
-              updatedAt: string;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["EventOdds"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2703,6 +4191,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2714,6 +4207,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2725,6 +4224,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2736,6 +4240,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2751,34 +4261,52 @@ export interface operations {
   getLeaderboard: {
     parameters: {
       query?: {
+        /** @description Rows to skip from rank 1 (default 0) */
         offset?: number;
+        /** @description Rows per page (default 50) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimePage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              total: number;
-              offset: number;
-              limit: number;
-              rows: ({
-                  rank: number | null;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  totalSp: number;
-                })[];
-            };
+            data: components["schemas"]["AllTimePage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2790,6 +4318,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2801,6 +4335,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2812,6 +4351,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2827,28 +4372,33 @@ export interface operations {
   getLeaderboardUserRow: {
     parameters: {
       query?: {
+        /** @description Whose row; default the signed-in player's */
         userId?: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimeRow */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              rank: number | null;
-              userId: string;
-              displayName: string;
-              wallet: string | null;
-              totalSp: number;
-            };
+            data: components["schemas"]["AllTimeRow"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2860,6 +4410,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2871,6 +4426,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2882,6 +4442,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2893,6 +4459,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2904,6 +4475,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2919,30 +4496,50 @@ export interface operations {
   getLeaderboardTopPoints: {
     parameters: {
       query?: {
+        /** @description How many players from the top (default 10) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimeTop */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              rows: ({
-                  rank: number | null;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  totalSp: number;
-                })[];
-            };
+            data: components["schemas"]["AllTimeTop"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2954,6 +4551,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2965,6 +4568,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2976,6 +4584,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2990,54 +4604,28 @@ export interface operations {
   /** My statistics */
   getUserProfileStats: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ProfileStats */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-              totalSp: number;
-              spByType: {
-                PREDICTION: number;
-                WARMUP_PREDICTION: number;
-                ONCHAIN_PREDICTION: number;
-                ONCHAIN_SP: number;
-                REFERRAL: number;
-                RAFFLE: number;
-                ADJUSTMENT: number;
-              };
-              predictions: {
-                total: number;
-                won: number;
-                lost: number;
-                pending: number;
-                void: number;
-              };
-              winRate: number;
-              currentStreak: number;
-              bestStreak: number;
-              creditsBalance: number;
-              usdcStaked: string;
-              usdcWon: string;
-              allTimeRank: number | null;
-              week: {
-                week: number;
-                competitiveSp: number;
-                qualificationRank: number | null;
-                championsRank: number | null;
-              };
-            };
+            data: components["schemas"]["ProfileStats"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3049,6 +4637,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3060,6 +4654,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3071,6 +4670,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3085,30 +4690,28 @@ export interface operations {
   /** My referral code and referees */
   getReferrals: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Referrals */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              code: string;
-              referredCount: number;
-              pendingRewardSp: number;
-              redeemedRewardSp: number;
-              referees: ({
-                  userId: string;
-                  displayName: string;
-                  /** Format: date-time */
-                  joinedAt: string;
-                  status: "waiting" | "redeemable" | "redeemed";
-                })[];
-            };
+            data: components["schemas"]["Referrals"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3120,6 +4723,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3131,6 +4740,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3142,6 +4756,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3156,21 +4776,28 @@ export interface operations {
   /** Redeem my pending referral rewards as SP */
   postReferrals: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ReferralRedemption */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              redeemedSp: number;
-              redeemedCount: number;
-            };
+            data: components["schemas"]["ReferralRedemption"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3182,6 +4809,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3193,6 +4825,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3204,6 +4841,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3215,6 +4857,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3226,6 +4873,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3237,6 +4890,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3248,6 +4906,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3262,24 +4926,29 @@ export interface operations {
   /** Today's raffle and whether I am in it */
   getDailyRaffle: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyRaffle */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              date: string;
-              eligible: boolean;
-              reason: string | null;
-              /** Format: date-time */
-              drawAt: string;
-            };
+            data: components["schemas"]["DailyRaffle"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3291,6 +4960,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3302,6 +4976,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3316,24 +4996,28 @@ export interface operations {
   /** My daily free credits: balance, amount, next claim */
   getReclaimInfo: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyCreditsInfo */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              balance: number;
-              amount: number;
-              claimable: boolean;
-              /** Format: date-time */
-              nextClaimAt: string;
-            };
+            data: components["schemas"]["DailyCreditsInfo"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3345,6 +5029,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3356,6 +5046,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3367,6 +5062,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3381,23 +5082,28 @@ export interface operations {
   /** Claim today's free credits */
   postReclaim: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyCreditsClaim */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              amount: number;
-              balance: number;
-              /** Format: date-time */
-              nextClaimAt: string;
-            };
+            data: components["schemas"]["DailyCreditsClaim"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3409,6 +5115,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3420,6 +5131,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3431,6 +5147,11 @@ export interface operations {
       };
       /** @description Error envelope: ALREADY_CLAIMED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3442,6 +5163,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3453,6 +5179,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3464,6 +5195,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3475,6 +5212,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3486,6 +5228,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3501,56 +5249,47 @@ export interface operations {
   postPred2earnBetPlaced: {
     parameters: {
       header?: {
+        /** @description One key per bet attempt: a retry with the same key returns the first bet instead of placing another */
         "idempotency-key"?: string;
       };
     };
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-          stake: number;
-          expectedOdds?: number;
-        };
+        /**
+         * @example {
+         *   "eventId": "epl-1",
+         *   "market": "1x2",
+         *   "outcome": "home",
+         *   "stake": 100,
+         *   "expectedOdds": 2.15
+         * }
+         */
+        "application/json": components["schemas"]["BetRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: `data` is the BetPlaced */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              prediction: {
-                id: string;
-                /** @enum {integer} */
-                version: 1 | 2;
-                eventId: string;
-                market: string;
-                outcome: string;
-                odds: number;
-                stake?: number;
-                stakeUsdc?: string;
-                /** @enum {string} */
-                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                payout?: number | null;
-                payoutUsdc?: string | null;
-                claimed: boolean;
-                placedAt: string;
-                settledAt: string | null;
-                txHash?: string;
-                chainId?: number;
-                rejectReason?: string | null;
-              };
-              balance: number;
-            };
+            data: components["schemas"]["BetPlaced"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3562,6 +5301,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3573,6 +5317,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3584,6 +5333,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3595,6 +5349,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, ODDS_CHANGED, INSUFFICIENT_CREDITS, CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3606,6 +5365,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3617,6 +5381,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3628,6 +5397,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3639,6 +5414,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3650,6 +5430,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3668,52 +5454,32 @@ export interface operations {
   postPred2earnQuote: {
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-        };
+        "application/json": components["schemas"]["QuoteRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedQuote */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              eventId: string;
-              market: string;
-              outcome: string;
-              /** @description decimal odds of the quote */
-              odds: number;
-              /** @description the last instant a block may carry for the bet (before kickoff) */
-              expiresAt: string;
-              chainId: number;
-              /** @description the betting contract (checksummed): the EIP-712 verifying contract */
-              contract: string;
-              /** @description the first argument of placeBet(quote, signature, amount) */
-              quote: {
-                /** @description the signed-in wallet (checksummed): only it can place the bet */
-                bettor: string;
-                /** @description keccak256(utf8("<eventId>/<market>")) */
-                marketId: string;
-                /** @description index of the outcome in its market */
-                outcome: number;
-                /** @description odds in thousandths (uint256) */
-                odds: string;
-                /** @description unix seconds (uint256) */
-                expiry: string;
-              };
-              /** @description EIP-712 signature of the odds signer */
-              signature: string;
-            };
+            data: components["schemas"]["SignedQuote"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3725,6 +5491,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3736,6 +5507,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3747,6 +5523,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3758,6 +5539,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, QUOTES_UNAVAILABLE */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3769,6 +5555,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3780,6 +5571,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3791,6 +5587,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3802,6 +5604,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3813,6 +5620,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3828,57 +5641,38 @@ export interface operations {
   postPred2earnBetPlacedV2: {
     parameters: {
       header?: {
+        /** @description One key per bet attempt: a retry with the same key returns the first bet instead of placing another */
         "idempotency-key"?: string;
       };
     };
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-          stakeUsdc: string;
-          odds: number;
-          txHash: string;
-          chainId: number;
-        };
+        "application/json": components["schemas"]["OnchainBetReport"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: `data` is the OnchainBetReported */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              prediction: {
-                id: string;
-                /** @enum {integer} */
-                version: 1 | 2;
-                eventId: string;
-                market: string;
-                outcome: string;
-                odds: number;
-                stake?: number;
-                stakeUsdc?: string;
-                /** @enum {string} */
-                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                payout?: number | null;
-                payoutUsdc?: string | null;
-                claimed: boolean;
-                placedAt: string;
-                settledAt: string | null;
-                txHash?: string;
-                chainId?: number;
-                rejectReason?: string | null;
-              };
-            };
+            data: components["schemas"]["OnchainBetReported"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3890,6 +5684,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3901,6 +5700,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3912,6 +5716,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND, BET_NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3923,6 +5732,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, CONFLICT, BET_MISMATCH */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3934,6 +5748,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3945,6 +5764,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3956,6 +5780,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3967,6 +5797,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3978,6 +5813,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3993,31 +5834,37 @@ export interface operations {
   postPred2earnClaimPayout: {
     requestBody: {
       content: {
-        "application/json": {
-          predictionId: string;
-        };
+        /**
+         * @example {
+         *   "predictionId": "1"
+         * }
+         */
+        "application/json": components["schemas"]["ClaimRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PayoutClaim */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              predictionId: string;
-              payout?: number;
-              payoutUsdc?: string;
-              /** Format: date-time */
-              claimedAt: string;
-              balance: number;
-            };
+            data: components["schemas"]["PayoutClaim"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4029,6 +5876,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4040,6 +5892,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4051,6 +5908,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4062,6 +5924,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_CLAIMABLE, ALREADY_CLAIMED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -4073,6 +5940,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4084,6 +5956,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4095,6 +5972,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4106,6 +5989,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4117,6 +6005,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4132,68 +6026,37 @@ export interface operations {
   getUserPredictions: {
     parameters: {
       query?: {
+        /** @description Only predictions in this status */
         status?: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+        /** @description Predictions per page (default 20) */
         limit?: number;
+        /** @description The `nextCursor` of the previous page; omit for the first page */
         cursor?: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PredictionPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: (({
-                  id: string;
-                  /** @enum {integer} */
-                  version: 1 | 2;
-                  eventId: string;
-                  market: string;
-                  outcome: string;
-                  odds: number;
-                  stake?: number;
-                  stakeUsdc?: string;
-                  /** @enum {string} */
-                  status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                  payout?: number | null;
-                  payoutUsdc?: string | null;
-                  claimed: boolean;
-                  placedAt: string;
-                  settledAt: string | null;
-                  txHash?: string;
-                  chainId?: number;
-                  rejectReason?: string | null;
-                }) & ({
-                  event: {
-                    id: string;
-                    sport: string;
-                    league: string;
-                    homeTeam: string;
-                    awayTeam: string;
-                    /** Format: date-time */
-                    kickoffAt: string;
-                    /** @enum {string} */
-                    status: "scheduled" | "live" | "finished" | "cancelled";
-                    warmup: boolean;
-                    markets: {
-                        key: string;
-                        outcomes: {
-                            key: string;
-                            label: string;
-                            odds: number;
-                          }[];
-                      }[];
-                  };
-                }))[];
-              nextCursor: string | null;
-            };
+            data: components["schemas"]["PredictionPage"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4205,6 +6068,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4216,6 +6084,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4227,6 +6101,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4238,6 +6117,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4255,30 +6140,29 @@ export interface operations {
    */
   getChainInfo: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ChainInfo */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              chainId: number | null;
-              bettingContract: string | null;
-              usdc: string | null;
-              oddsSigner: string | null;
-              /** @description how long a quote lasts (never past kickoff) */
-              quoteTtlSeconds: number;
-              /** @description confirmations before a bet or fee counts */
-              confirmations: number;
-              prizeDistributorAddress: string | null;
-              /** @description finalized: also waits for the node's finalized block where it serves one */
-              finality: "finalized" | "confirmations";
-            };
+            data: components["schemas"]["ChainInfo"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4290,6 +6174,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4301,6 +6190,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
