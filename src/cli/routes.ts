@@ -9,7 +9,7 @@ import { Type } from "typebox";
 import { hasAdminToken } from "../admin/admin-token.js";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { parseCommandLine, UsageError } from "./arguments.js";
+import { isClientCommand, parseCommandLine, UsageError } from "./arguments.js";
 import type { CliContext } from "./cli-context.js";
 import { toJson } from "./output.js";
 import { runCommand } from "./run-command.js";
@@ -64,7 +64,9 @@ export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliConte
         if (err instanceof UsageError) throw new AppError("VALIDATION_FAILED", err.message);
         throw err;
       }
-      if (cmd.command === "help") throw new AppError("VALIDATION_FAILED", "help runs in the CLI only");
+      if (cmd.command === "help" || isClientCommand(cmd)) {
+        throw new AppError("VALIDATION_FAILED", `${cmd.command} runs in the CLI only`);
+      }
       const files = request.body.files ?? {};
       const result = await runCommand(opts.ctx, cmd, async (path) => {
         if (!Object.hasOwn(files, path)) throw new AppError("VALIDATION_FAILED", `File ${path} was not sent`);
