@@ -20,12 +20,10 @@ import {
   USAGE,
   UsageError,
 } from "./arguments.js";
-import { runClientCommand } from "./client-commands.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
 import { runOnServer } from "./remote.js";
 import { runCommand } from "./run-command.js";
-import { sessionFilePath } from "./session-file.js";
 
 /** What the CLI prints on success: the result as JSON, or one field of it (a string as is, for `$(…)`). */
 function outputOf(result: unknown, print: string | null): string {
@@ -53,6 +51,9 @@ async function main(commandLine: readonly string[]): Promise<number> {
     const config = loadConfig();
     let result: unknown;
     if (isClientCommand(cmd)) {
+      // Loaded only here: the operator's commands start without the SDK and viem's accounts.
+      const { runClientCommand } = await import("./client-commands.js");
+      const { sessionFilePath } = await import("./session-file.js");
       result = await runClientCommand({ config, sessionFile: sessionFilePath() }, cmd);
       process.stdout.write(`${outputOf(result, print)}\n`);
       return 0;

@@ -1,5 +1,6 @@
 /** What the CLI writes: results as JSON on stdout, failures as one line `CODE: message` on stderr. */
-import { SpApiError } from "@sp/sdk";
+// The client alone: the operator's commands need not load the SDK's sign-in (viem).
+import { SpApiError } from "@sp/sdk/client";
 import { ConfigError } from "../config.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { AppError } from "../errors.js";
