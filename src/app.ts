@@ -25,6 +25,9 @@ import type { Faucet } from "./demo/faucet.js";
 import { demoRoutes } from "./demo/routes.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
+import { registerCaching, tagEncodedBodies } from "./http/caching.js";
+import { registerCompression } from "./http/compression.js";
+import { registerCors } from "./http/cors.js";
 import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
@@ -75,8 +78,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEnvelope(app);
   registerShutdownGate(app);
   await registerSecurityHeaders(app, { production: config.env === "production" });
-  registerMetrics(app);
+  // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
+  const origins = new SignInOrigins(config, () => {
+    const address = app.server.address();
+    return address && typeof address === "object" ? address.port : config.port;
+  });
+  // Before the rate limit and the session check: a preflight is answered here, uncounted.
+  await registerCors(app, { allowedOrigins: () => origins.origins() });
+  // In this order: the ETag of the JSON body and the 304 first, then compression, then the coding in the ETag.
+  registerCaching(app);
+  await registerCompression(app);
+  tagEncodedBodies(app);
+  // Before every documented route: @fastify/swagger documents the routes added after it.
   await registerOpenApi(app);
+  registerMetrics(app);
 
   const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
   const db = database.db;
@@ -86,11 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     sessions: new SessionCache(db, database.changeCount),
     jwtKey: new TextEncoder().encode(config.jwtSecret),
-    // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
-    origins: new SignInOrigins(config, () => {
-      const address = app.server.address();
-      return address && typeof address === "object" ? address.port : config.port;
-    }),
+    origins,
     siweChainIds: config.siweChainIds,
     welcomeCredits: config.welcomeCredits,
     oidc: config.oidc ? oidcVerifier(config.oidc) : null,

@@ -1,8 +1,8 @@
 /**
  * Test-only: checks every response an app sends against its own OpenAPI document (/docs/json), errors included,
  * so the document cannot drift from the code. A documented route must declare the status it answers, and a JSON
- * body must match that status's schema; an unknown route must answer the ErrorEnvelope with 404. Routes the
- * document hides (the web app, /metrics, the docs UI) are not checked. Mismatches are collected: `takeViolations`
+ * body must match that status's schema, in a media type it declares; an unknown route must answer the
+ * ErrorEnvelope with 404. Routes the document hides (the web app, the docs UI) are not checked. Mismatches are collected: `takeViolations`
  * hands them to the test (test/app.ts fails `call` and `close` on them).
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -10,7 +10,10 @@ import addFormatsPlugin from "ajv-formats";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
-type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+type OpenApiResponse = { content?: Record<string, unknown> };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, { responses: Record<string, OpenApiResponse | undefined> }>>;
+};
 
 const violationsOf = new WeakMap<FastifyInstance, string[]>();
 
@@ -62,21 +65,29 @@ function check(
 ): string | null {
   const status = String(reply.statusCode);
   const template = request.routeOptions.url;
+  const type = String(reply.getHeader("content-type") ?? "");
+  const mediaType = type.split(";")[0]!.trim();
   let pointer: string;
   if (template === undefined || request.is404) {
     if (status !== "404") return "an unknown route must answer 404";
+    if (mediaType !== "application/json") return `content-type ${type}, the 404 envelope is JSON`;
     pointer = "/components/schemas/ErrorEnvelope";
   } else {
     const path = template.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
     const method = request.method.toLowerCase();
     const operation = contract.doc.paths[path]?.[method];
     if (!operation) return null; // a route the document hides
-    if (!(status in operation.responses)) return "the document does not declare this status";
+    const response = operation.responses[status];
+    if (!response) return "the document does not declare this status";
+    if (status === "204" || status === "304") return null;
+    const declared = Object.keys(response.content ?? {});
+    if (!declared.includes(mediaType)) {
+      return `content-type ${type}, the document declares ${declared.join(", ") || "no body"}`;
+    }
+    // A text answer (the Prometheus metrics) is declared as a string: nothing more to check.
+    if (mediaType !== "application/json") return null;
     pointer = `/paths/${pointerSegment(path)}/${method}/responses/${status}/content/application~1json/schema`;
   }
-  if (status === "204" || status === "304") return null;
-  const type = String(reply.getHeader("content-type") ?? "");
-  if (!type.startsWith("application/json")) return `content-type ${type}, the document declares JSON`;
   let body: unknown;
   try {
     body = JSON.parse(String(payload));

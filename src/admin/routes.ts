@@ -74,15 +74,18 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     },
   );
 
-  const SpRow = Type.Object({
-    id: Type.String(),
-    userId: Type.String(),
-    type: StringEnum(SP_TYPES),
-    amount: Type.Integer(),
-    eventId: Type.Union([Type.String(), Type.Null()]),
-    externalId: Type.String(),
-    createdAt: Type.String(),
-  });
+  const SpRow = Type.Object(
+    {
+      id: Type.String(),
+      userId: Type.String(),
+      type: StringEnum(SP_TYPES),
+      amount: Type.Integer(),
+      eventId: Type.Union([Type.String(), Type.Null()]),
+      externalId: Type.String(),
+      createdAt: Type.String(),
+    },
+    { title: "SpLedgerRow" },
+  );
   app.post(
     "/api/admin/sp-transactions",
     {
@@ -116,10 +119,13 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         body: SpTransactionBatchBody,
         response: {
           200: okSchema(
-            Type.Object({
-              created: Type.Integer(),
-              results: Type.Array(Type.Object({ created: Type.Boolean(), row: SpRow })),
-            }),
+            Type.Object(
+              {
+                created: Type.Integer(),
+                results: Type.Array(Type.Object({ created: Type.Boolean(), row: SpRow })),
+              },
+              { title: "SpTransactionBatchResult" },
+            ),
           ),
         },
       },
@@ -134,12 +140,15 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     },
   );
 
-  const Fee = Type.Object({
-    txHash: Type.String(),
-    logIndex: Type.Integer(),
-    amountUsdc: UsdcString(),
-    occurredAt: Type.String({ format: "date-time" }),
-  });
+  const Fee = Type.Object(
+    {
+      txHash: Type.String(),
+      logIndex: Type.Integer(),
+      amountUsdc: UsdcString(),
+      occurredAt: Type.String({ format: "date-time" }),
+    },
+    { title: "ProtocolFee" },
+  );
   app.post(
     "/api/admin/protocol-fees",
     {
@@ -168,7 +177,16 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         body: EventResultBody,
         response: {
           200: okSchema(
-            Type.Object({ event: EventSchema, settled: Type.Integer(), alreadySettled: Type.Boolean() }),
+            Type.Object(
+              {
+                event: EventSchema,
+                settled: Type.Integer({ description: "Predictions this call settled" }),
+                alreadySettled: Type.Boolean({
+                  description: "The same result was posted before: nothing changed",
+                }),
+              },
+              { title: "EventSettlement" },
+            ),
           ),
         },
       },
@@ -192,15 +210,18 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         body: RaffleDrawBody,
         response: {
           200: okSchema(
-            Type.Object({
-              date: Type.String(),
-              seed: Type.String(),
-              eligibleCount: Type.Integer(),
-              winnerUserId: Type.Union([Type.String(), Type.Null()]),
-              prizeSp: Type.Integer(),
-              drawnAt: Type.String(),
-              alreadyDrawn: Type.Boolean(),
-            }),
+            Type.Object(
+              {
+                date: Type.String(),
+                seed: Type.String(),
+                eligibleCount: Type.Integer(),
+                winnerUserId: Type.Union([Type.String(), Type.Null()]),
+                prizeSp: Type.Integer(),
+                drawnAt: Type.String(),
+                alreadyDrawn: Type.Boolean(),
+              },
+              { title: "RaffleDraw" },
+            ),
           ),
         },
       },
@@ -223,22 +244,34 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     },
   );
 
-  if (deps.testClock) {
-    app.put(
-      "/api/admin/clock",
-      {
-        schema: {
-          summary: "Pin the clock (null: real time); only with TEST_CLOCK=1",
-          tags,
-          body: ClockBody,
-          response: { 200: okSchema(Type.Object({ now: Type.String({ format: "date-time" }) })) },
+  // Always routed, so the document (and the SDK generated from it) has it; without TEST_CLOCK=1 it answers 404
+  // as an unknown route would (SPEC §7).
+  app.put(
+    "/api/admin/clock",
+    {
+      schema: {
+        summary: "Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)",
+        description:
+          "Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null " +
+          "returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.",
+        tags,
+        body: ClockBody,
+        response: {
+          200: okSchema(
+            Type.Object(
+              { now: Type.String({ format: "date-time", description: "The clock's time now" }) },
+              { title: "Clock" },
+            ),
+          ),
         },
-        config: { auth: "admin" },
       },
-      async (request) => {
-        deps.clock.set(request.body.now === null ? null : new Date(request.body.now));
-        return ok({ now: deps.clock.now().toISOString() });
-      },
-    );
-  }
+      config: { auth: "admin", errors: ["NOT_FOUND"] },
+    },
+    async (request) => {
+      if (!deps.testClock)
+        throw new AppError("NOT_FOUND", "Route PUT /api/admin/clock not found (TEST_CLOCK is off)");
+      deps.clock.set(request.body.now === null ? null : new Date(request.body.now));
+      return ok({ now: deps.clock.now().toISOString() });
+    },
+  );
 }

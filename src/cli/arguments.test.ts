@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config.js";
 import { AppError } from "../errors.js";
-import { parseCommandLine, UsageError } from "./arguments.js";
+import { parseCommandLine, pickField, takePrintOption, UsageError } from "./arguments.js";
 import { errorLine, toJson } from "./output.js";
 
 describe("parseCommandLine", () => {
@@ -79,6 +79,76 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("reads a player's commands, which call a server", () => {
+    const key = `0x${"0".repeat(63)}1`;
+    expect(parseCommandLine(["sign-in", "--key", key])).toEqual({ command: "sign-in", key });
+    expect(
+      parseCommandLine([
+        "sign-in",
+        "--key",
+        key,
+        "--referral-code",
+        "ABCD",
+        "--url",
+        "https://api.example.com/x",
+      ]),
+    ).toEqual({ command: "sign-in", key, referralCode: "ABCD", url: "https://api.example.com" });
+    expect(parseCommandLine(["whoami"])).toEqual({ command: "whoami" });
+    expect(parseCommandLine(["sign-out", "--url", "http://127.0.0.1:4000"])).toEqual({
+      command: "sign-out",
+      url: "http://127.0.0.1:4000",
+    });
+    expect(parseCommandLine(["events", "--sport", "football", "--limit", "5"])).toEqual({
+      command: "events",
+      query: { sport: "football", limit: 5 },
+    });
+    expect(
+      parseCommandLine([
+        "bet",
+        "--event",
+        "e1",
+        "--market",
+        "1x2",
+        "--outcome",
+        "home",
+        "--stake",
+        "100",
+        "--odds",
+        "2.15",
+      ]),
+    ).toEqual({
+      command: "bet",
+      body: { eventId: "e1", market: "1x2", outcome: "home", stake: 100, expectedOdds: 2.15 },
+    });
+    expect(parseCommandLine(["predictions", "--status", "won", "--cursor", "abc"])).toEqual({
+      command: "predictions",
+      query: { status: "won", cursor: "abc" },
+    });
+    expect(parseCommandLine(["claim", "--prediction", "7"])).toEqual({ command: "claim", predictionId: "7" });
+    expect(parseCommandLine(["me", "--week", "3"])).toEqual({ command: "me", week: 3 });
+    expect(parseCommandLine(["me"])).toEqual({ command: "me" });
+    expect(parseCommandLine(["clock", "--now", "2030-01-01T12:00:00Z"])).toEqual({
+      command: "clock",
+      now: "2030-01-01T12:00:00Z",
+    });
+    expect(parseCommandLine(["clock", "--real"])).toEqual({ command: "clock", now: null });
+  });
+
+  it("takes --print FIELD from anywhere on the line, and picks that field", () => {
+    expect(takePrintOption(["bet", "--print", "prediction.id", "--stake", "1"])).toEqual({
+      argv: ["bet", "--stake", "1"],
+      print: "prediction.id",
+    });
+    expect(takePrintOption(["me", "--print=week"])).toEqual({ argv: ["me"], print: "week" });
+    expect(takePrintOption(["me"])).toEqual({ argv: ["me"], print: null });
+    expect(() => takePrintOption(["me", "--print"])).toThrow(UsageError);
+    expect(() => takePrintOption(["me", "--print", "a..b"])).toThrow(/field path/);
+    const result = { prediction: { id: "12" }, items: [{ id: "a" }] };
+    expect(pickField(result, "prediction.id")).toBe("12");
+    expect(pickField(result, "items.0.id")).toBe("a");
+    expect(() => pickField(result, "prediction.nope")).toThrow("the result has no field nope");
+  });
+
   it.each([
     [["nope"], /unknown command "nope"/],
     [["finalize"], /--week is required/],
@@ -90,6 +160,19 @@ describe("parseCommandLine", () => {
     [["import-events"], /expected 1 file argument, got 0/],
     [["sp-transaction", "--user-id", "1", "--amount", "-5"], /use '--amount=-XYZ'/],
     [["seed-demo", "--players", "many"], /--players must be a non-negative integer/],
+    [["sign-in"], /sign-in: --key is required/],
+    [["sign-in", "--key", "0x1234"], /--key must be a private key/],
+    [["sign-in", "--key", `0x${"1".repeat(64)}`, "--url", "ftp://x"], /--url must be an http\(s\) URL/],
+    [["bet", "--event", "e", "--market", "m", "--outcome", "o", "--stake", "ten"], /--stake must be/],
+    [
+      ["bet", "--event", "e", "--market", "m", "--outcome", "o", "--stake", "1", "--odds", "x"],
+      /--odds must be a number/,
+    ],
+    [["bet", "--event", "e", "--outcome", "o", "--stake", "1"], /--market is required/],
+    [["predictions", "--status", "lucky"], /--status must be one of pending, open, won/],
+    [["claim"], /--prediction is required/],
+    [["clock"], /exactly one of --now ISO or --real/],
+    [["clock", "--real", "--now", "2030-01-01T00:00:00Z"], /exactly one of/],
   ])("rejects %j", (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);

@@ -1,14 +1,54 @@
 /**
  * The command line: `parseCommandLine(argv)` turns the arguments after `npm run cli --` into one typed command,
  * or throws UsageError (one line). Only the shape of the arguments is checked here; their values are validated
- * by the commands with the API's schemas.
+ * by the commands with the API's schemas (the operator's commands) or by the server (a player's).
+ *
+ * Two kinds of command: the operator's (admin / feed, seed, finalize) run on the database, or on the server that
+ * holds the embedded DATA_DIR; a player's (`sign-in`, `bet`, …, `ClientCommand`) and `clock` are HTTP calls to a
+ * running server through the typed SDK, as the signed-in player (client-commands.ts).
  */
 import { parseArgs } from "node:util";
+import { PREDICTION_STATUSES } from "../predictions/schema.js";
 import { SEED_DEFAULTS } from "./seed-demo.js";
 
 export class UsageError extends Error {}
 
+type PredictionStatus = (typeof PREDICTION_STATUSES)[number];
+
+/** The commands that call a running server's API (client-commands.ts); `url` overrides the default server. */
+export type ClientCommand = { url?: string } & (
+  | { command: "sign-in"; key: `0x${string}`; referralCode?: string }
+  | { command: "sign-out" }
+  | { command: "whoami" }
+  | { command: "events"; query: { sport?: string; league?: string; limit?: number; cursor?: string } }
+  | {
+      command: "bet";
+      body: { eventId: string; market: string; outcome: string; stake: number; expectedOdds?: number };
+    }
+  | { command: "predictions"; query: { status?: PredictionStatus; limit?: number; cursor?: string } }
+  | { command: "claim"; predictionId: string }
+  | { command: "me"; week?: number }
+  | { command: "clock"; now: string | null }
+);
+
+export const CLIENT_COMMANDS = new Set([
+  "sign-in",
+  "sign-out",
+  "whoami",
+  "events",
+  "bet",
+  "predictions",
+  "claim",
+  "me",
+  "clock",
+]);
+
+export function isClientCommand(cmd: ParsedCommand): cmd is ClientCommand {
+  return CLIENT_COMMANDS.has(cmd.command);
+}
+
 export type ParsedCommand =
+  | ClientCommand
   | { command: "help" }
   | { command: "event-upsert"; id: string; file: string }
   | { command: "event-result"; id: string; body: Record<string, unknown> }
@@ -19,11 +59,69 @@ export type ParsedCommand =
   | { command: "import-events"; file: string }
   | { command: "seed-demo"; players: number; seed: string };
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+/** `--print FIELD` (anywhere on the line): the dotted path of the one field of the result to print. */
+export function takePrintOption(argv: readonly string[]): { argv: string[]; print: string | null } {
+  const rest: string[] = [];
+  let print: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--print" || arg.startsWith("--print=")) {
+      const value = arg === "--print" ? argv[++i] : arg.slice("--print=".length);
+      if (!value || !/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(value)) {
+        throw new UsageError("--print needs a field path like prediction.id");
+      }
+      print = value;
+    } else {
+      rest.push(arg);
+    }
+  }
+  return { argv: rest, print };
+}
 
-Commands (output is JSON on stdout; errors are one line on stderr with a non-zero exit code):
+/** The field `path` names in `value` (`prediction.id`, `items.0.id`), or a UsageError naming what is missing. */
+export function pickField(value: unknown, path: string): unknown {
+  let at: unknown = value;
+  for (const key of path.split(".")) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) {
+      throw new UsageError(`--print ${path}: the result has no field ${key}`);
+    }
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+export const USAGE = `Usage: npm run cli -- <command> [options] [--print FIELD]
+
+Output is JSON on stdout (--print prediction.id prints that one field of it, for scripts); errors are one line
+on stderr with a non-zero exit code.
+
+A player's commands call a running server (default: the one holding DATA_DIR, else http://127.0.0.1:PORT;
+--url URL for another) as the player signed in with sign-in:
+  sign-in --key 0x<64 hex> [--referral-code CODE]
+      Sign in with a wallet's private key (Sign-In with Ethereum) and keep the session, per server, in
+      $XDG_CONFIG_HOME/sp-cli/sessions.json (default ~/.config; readable by you only). Use a test wallet's key.
+  sign-out
+      End the session on the server and forget it.
+  whoami
+      The signed-in player.
+  events [--sport S] [--league L] [--limit N] [--cursor C]
+      Open events by kickoff (a page; nextCursor goes to --cursor for the next one).
+  bet --event ID --market KEY --outcome KEY --stake N [--odds X]
+      Bet N free credits; with --odds, a price that moved since is refused (ODDS_CHANGED).
+  predictions [--status pending|open|won|lost|void|rejected] [--limit N] [--cursor C]
+      My predictions, newest first.
+  claim --prediction ID
+      Claim the payout of a won or void prediction, once.
+  me [--week N]
+      My standing in the Qualification and Champions ladders of week N (default: the current week).
+  clock --now ISO | --real
+      Admin (ADMIN_TOKEN): pin the server's clock to ISO, or back to real time (a server started with
+      TEST_CLOCK=1 only).
+
+The operator's commands run on the database (or, beside a running server on the same DATA_DIR, in that server):
   event-upsert --id ID --file event.json
-      Create or update an event; the file holds the body of PUT /api/admin/events/:id.
+      Create or update an event; the file holds the body of PUT /api/admin/events/:id ("-": read it from
+      standard input).
   event-result --id ID --status finished --winning-outcome KEY [--market-winner MARKET=KEY …]
   event-result --id ID --status cancelled
       Settle an event: its predictions become won / lost / void and winners earn SP. Posting the same result
@@ -82,6 +180,151 @@ function required(command: string, values: Record<string, string | undefined>, n
   return v;
 }
 
+function number(command: string, name: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n)) {
+    throw new UsageError(`${command}: --${name} must be a number, got "${raw}"`);
+  }
+  return n;
+}
+
+const optional = <T>(raw: string | undefined, parseValue: (raw: string) => T): T | undefined =>
+  raw === undefined ? undefined : parseValue(raw);
+
+/** The options every player's command takes. */
+const CLIENT_OPTIONS = { url: { type: "string" } } as const;
+
+function clientUrl(command: string, values: Record<string, string | undefined>): { url?: string } {
+  const url = values.url;
+  if (url === undefined) return {};
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${command}: --url must be an http(s) URL, got "${url}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new UsageError(`${command}: --url must be an http(s) URL, got "${url}"`);
+  }
+  return { url: parsed.origin };
+}
+
+function isPrivateKey(s: string): s is `0x${string}` {
+  return /^0x[0-9a-fA-F]{64}$/.test(s);
+}
+
+function isPredictionStatus(s: string): s is PredictionStatus {
+  return (PREDICTION_STATUSES as readonly string[]).includes(s);
+}
+
+function parseClientCommand(command: string, args: string[]): ClientCommand | null {
+  switch (command) {
+    case "sign-in": {
+      const { values } = parse(command, args, {
+        ...CLIENT_OPTIONS,
+        key: { type: "string" },
+        "referral-code": { type: "string" },
+      });
+      const key = required(command, values, "key");
+      if (!isPrivateKey(key))
+        throw new UsageError(`${command}: --key must be a private key, 0x and 64 hex digits`);
+      const referralCode = values["referral-code"];
+      return {
+        command,
+        ...clientUrl(command, values),
+        key,
+        ...(referralCode === undefined ? {} : { referralCode }),
+      };
+    }
+    case "sign-out":
+    case "whoami": {
+      const { values } = parse(command, args, CLIENT_OPTIONS);
+      return { command, ...clientUrl(command, values) };
+    }
+    case "events": {
+      const { values } = parse(command, args, {
+        ...CLIENT_OPTIONS,
+        sport: { type: "string" },
+        league: { type: "string" },
+        limit: { type: "string" },
+        cursor: { type: "string" },
+      });
+      const query = defined({
+        sport: values.sport,
+        league: values.league,
+        limit: optional(values.limit, (raw) => integer(command, "limit", raw)),
+        cursor: values.cursor,
+      });
+      return { command, ...clientUrl(command, values), query };
+    }
+    case "bet": {
+      const { values } = parse(command, args, {
+        ...CLIENT_OPTIONS,
+        event: { type: "string" },
+        market: { type: "string" },
+        outcome: { type: "string" },
+        stake: { type: "string" },
+        odds: { type: "string" },
+      });
+      const body = {
+        eventId: required(command, values, "event"),
+        market: required(command, values, "market"),
+        outcome: required(command, values, "outcome"),
+        stake: integer(command, "stake", required(command, values, "stake")),
+        ...(values.odds === undefined ? {} : { expectedOdds: number(command, "odds", values.odds) }),
+      };
+      return { command, ...clientUrl(command, values), body };
+    }
+    case "predictions": {
+      const { values } = parse(command, args, {
+        ...CLIENT_OPTIONS,
+        status: { type: "string" },
+        limit: { type: "string" },
+        cursor: { type: "string" },
+      });
+      const status = values.status;
+      if (status !== undefined && !isPredictionStatus(status)) {
+        throw new UsageError(`${command}: --status must be one of ${PREDICTION_STATUSES.join(", ")}`);
+      }
+      const query = {
+        ...(status === undefined ? {} : { status }),
+        ...defined({
+          limit: optional(values.limit, (raw) => integer(command, "limit", raw)),
+          cursor: values.cursor,
+        }),
+      };
+      return { command, ...clientUrl(command, values), query };
+    }
+    case "claim": {
+      const { values } = parse(command, args, { ...CLIENT_OPTIONS, prediction: { type: "string" } });
+      return {
+        command,
+        ...clientUrl(command, values),
+        predictionId: required(command, values, "prediction"),
+      };
+    }
+    case "me": {
+      const { values } = parse(command, args, { ...CLIENT_OPTIONS, week: { type: "string" } });
+      const week = optional(values.week, (raw) => integer(command, "week", raw));
+      return { command, ...clientUrl(command, values), ...(week === undefined ? {} : { week }) };
+    }
+    case "clock": {
+      const { values } = parse(command, args, {
+        ...CLIENT_OPTIONS,
+        now: { type: "string" },
+        real: { type: "boolean" },
+      });
+      const real = (values as Record<string, unknown>).real === true;
+      if ((values.now === undefined) === !real) {
+        throw new UsageError(`${command}: give exactly one of --now ISO or --real`);
+      }
+      return { command, ...clientUrl(command, values), now: real ? null : values.now! };
+    }
+    default:
+      return null;
+  }
+}
+
 function integer(command: string, name: string, raw: string, allowNegative = false): number {
   if (!(allowNegative ? /^-?\d{1,15}$/ : /^\d{1,15}$/).test(raw)) {
     throw new UsageError(
@@ -98,6 +341,8 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
 
 export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   const [command, ...args] = argv;
+  const client = command === undefined ? null : parseClientCommand(command, args);
+  if (client) return client;
   switch (command) {
     case undefined:
     case "help":

@@ -1,24 +1,43 @@
 /**
  * Entry of the CLI (`npm run cli -- <command>`): parses the arguments, loads the configuration, opens (and
- * migrates) the database, runs one command with the real clock, prints its JSON result and exits 0; on failure
- * prints one line and exits 1 (2 for a usage error).
+ * migrates) the database, runs one command with the real clock, prints its JSON result (or, with `--print
+ * FIELD`, that one field) and exits 0; on failure prints one line and exits 1 (2 for a usage error).
  *
  * Beside a running server on the same embedded DATA_DIR (which has one writer), the command is sent to that
- * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves.
+ * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves. A player's commands
+ * (`sign-in`, `bet`, …) open no database: they call a running server's API (client-commands.ts).
  */
 import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
 import { databaseOptions, openDatabase } from "../db/client.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
-import { type ParsedCommand, parseCommandLine, USAGE, UsageError } from "./arguments.js";
+import {
+  isClientCommand,
+  type ParsedCommand,
+  parseCommandLine,
+  pickField,
+  takePrintOption,
+  USAGE,
+  UsageError,
+} from "./arguments.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
 import { runOnServer } from "./remote.js";
 import { runCommand } from "./run-command.js";
 
-async function main(argv: readonly string[]): Promise<number> {
+/** What the CLI prints on success: the result as JSON, or one field of it (a string as is, for `$(…)`). */
+function outputOf(result: unknown, print: string | null): string {
+  if (print === null) return toJson(result);
+  const field = pickField(result, print);
+  return typeof field === "string" ? field : toJson(field);
+}
+
+async function main(commandLine: readonly string[]): Promise<number> {
   let cmd: ParsedCommand;
+  let argv: string[];
+  let print: string | null;
   try {
+    ({ argv, print } = takePrintOption(commandLine));
     cmd = parseCommandLine(argv);
   } catch (err) {
     process.stderr.write(`${errorLine(err)}\n`);
@@ -31,6 +50,14 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const config = loadConfig();
     let result: unknown;
+    if (isClientCommand(cmd)) {
+      // Loaded only here: the operator's commands start without the SDK and viem's accounts.
+      const { runClientCommand } = await import("./client-commands.js");
+      const { sessionFilePath } = await import("./session-file.js");
+      result = await runClientCommand({ config, sessionFile: sessionFilePath() }, cmd);
+      process.stdout.write(`${outputOf(result, print)}\n`);
+      return 0;
+    }
     try {
       const database = await openDatabase(databaseOptions(config));
       try {
@@ -52,7 +79,7 @@ async function main(argv: readonly string[]): Promise<number> {
         readJson: readJsonFile,
       });
     }
-    process.stdout.write(`${toJson(result)}\n`);
+    process.stdout.write(`${outputOf(result, print)}\n`);
     return 0;
   } catch (err) {
     process.stderr.write(`${errorLine(err)}\n`);

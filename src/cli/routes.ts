@@ -11,7 +11,7 @@ import { hasAdminToken } from "../admin/admin-token.js";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { secretMatches } from "../shared/secrets.js";
-import { parseCommandLine, UsageError } from "./arguments.js";
+import { isClientCommand, parseCommandLine, UsageError } from "./arguments.js";
 import type { CliContext } from "./cli-context.js";
 import { toJson } from "./output.js";
 import { runCommand } from "./run-command.js";
@@ -25,7 +25,7 @@ export const CliBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: "CliCommand" },
 );
 
 export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliContext }) {
@@ -67,7 +67,9 @@ export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliConte
         if (err instanceof UsageError) throw new AppError("VALIDATION_FAILED", err.message);
         throw err;
       }
-      if (cmd.command === "help") throw new AppError("VALIDATION_FAILED", "help runs in the CLI only");
+      if (cmd.command === "help" || isClientCommand(cmd)) {
+        throw new AppError("VALIDATION_FAILED", `${cmd.command} runs in the CLI only`);
+      }
       if (cmd.command === "finalize") {
         const given = request.headers["x-competition-finalize-secret"];
         if (!secretMatches(typeof given === "string" ? given : undefined, opts.ctx.config.finalizeSecret)) {

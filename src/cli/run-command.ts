@@ -3,7 +3,7 @@
  * `readJson`: the CLI reads the file itself; a server running a command sent by the CLI (routes.ts) reads it from
  * what the CLI sent along.
  */
-import type { ParsedCommand } from "./arguments.js";
+import type { ClientCommand, ParsedCommand } from "./arguments.js";
 import type { CliContext } from "./cli-context.js";
 import {
   eventResultCommand,
@@ -16,7 +16,8 @@ import {
 import { importEventsCommand } from "./import-events.js";
 import { seedDemoCommand } from "./seed-demo.js";
 
-export type RunnableCommand = Exclude<ParsedCommand, { command: "help" }>;
+/** The operator's commands: they run on a database (a player's call a server: client-commands.ts). */
+export type RunnableCommand = Exclude<ParsedCommand, { command: "help" } | ClientCommand>;
 
 /** The JSON files a command names (read by the CLI before it sends the command to a server). */
 export function filesOf(cmd: RunnableCommand): string[] {

@@ -17,6 +17,8 @@ export interface WeekPool {
   /** The fee window of week W−1; null for the opening week. */
   window: FeeWindow | null;
   estimate: PoolEstimate;
+  /** Read from the finalized week (it can no longer change), rather than estimated from the fees as of now. */
+  finalized: boolean;
 }
 
 /** Week W's pool as of `now`, with fees read on `q` (a transaction reads its own snapshot). */
@@ -28,7 +30,12 @@ export async function weekPool(
 ): Promise<WeekPool> {
   const window = feeWindow(deps.season, week, now);
   const protocolFeesMicro = window ? await sumFees(q, window.start, window.end) : 0n;
-  return { week, window, estimate: estimatePool({ protocolFeesMicro, incentiveMicro: deps.incentiveMicro }) };
+  return {
+    week,
+    window,
+    estimate: estimatePool({ protocolFeesMicro, incentiveMicro: deps.incentiveMicro }),
+    finalized: false,
+  };
 }
 
 export async function getPrizePoolEstimate(
@@ -44,5 +51,6 @@ export async function getPrizePoolEstimate(
     week,
     window: feeWindow(deps.season, week, stored.finalizedAt),
     estimate: estimatePool({ protocolFeesMicro, incentiveMicro }),
+    finalized: true,
   };
 }

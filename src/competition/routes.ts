@@ -5,6 +5,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
+import { cacheFinal } from "../http/caching.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUserId } from "../http/session.js";
 import { secretMatches } from "../shared/secrets.js";
@@ -66,9 +67,9 @@ export async function competitionRoutes(
         querystring: LeaderboardQuery,
         response: { 200: okSchema(LeaderboardResponse) },
       },
-      config: { auth: "public" },
+      config: { auth: "public", cache: "immutable-once-final" },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const page = await getLadderPage(deps, {
         week: q.week,
@@ -76,6 +77,8 @@ export async function competitionRoutes(
         offset: q.offset ?? 0,
         limit: q.limit ?? 50,
       });
+      // A finalized week is served from its snapshot and is not provisional.
+      cacheFinal(reply, !page.provisional);
       return ok(presentLeaderboard(page));
     },
   );
@@ -108,9 +111,13 @@ export async function competitionRoutes(
         querystring: WeekQuery,
         response: { 200: okSchema(PrizePoolResponse) },
       },
-      config: { auth: "public" },
+      config: { auth: "public", cache: "immutable-once-final" },
     },
-    async (request) => ok(presentPrizePool(await getPrizePoolEstimate(deps, { week: request.query.week }))),
+    async (request, reply) => {
+      const pool = await getPrizePoolEstimate(deps, { week: request.query.week });
+      cacheFinal(reply, pool.finalized);
+      return ok(presentPrizePool(pool));
+    },
   );
 
   app.get(
@@ -126,7 +133,8 @@ export async function competitionRoutes(
         params: WeekParams,
         response: { 200: okSchema(PrizeTreeResponse) },
       },
-      config: { auth: "public", errors: ["WEEK_NOT_FINALIZED"] },
+      // Not immutable: a leaf's `claimed` follows the chain, an awaiting prize gets its later week.
+      config: { auth: "public", errors: ["WEEK_NOT_FINALIZED"], cache: "revalidate" },
     },
     async (request) => ok(presentPrizeTree(await getPrizeTree(deps, { week: request.params.week }))),
   );

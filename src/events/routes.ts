@@ -23,14 +23,19 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
         querystring: AvailableEventsQuery,
         response: {
           200: okSchema(
-            Type.Object({
-              items: Type.Array(EventSchema),
-              nextCursor: Type.Union([Type.String(), Type.Null()]),
-            }),
+            Type.Object(
+              {
+                items: Type.Array(EventSchema),
+                nextCursor: Type.Union([Type.String(), Type.Null()], {
+                  description: "The `cursor` of the next page; null on the last page",
+                }),
+              },
+              { title: "EventPage" },
+            ),
           ),
         },
       },
-      config: { auth: "public" },
+      config: { auth: "public", cache: "revalidate" },
     },
     async (request) => {
       const page = await listAvailableEvents(deps, { ...request.query, limit: request.query.limit ?? 20 });
@@ -42,7 +47,7 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
     "/api/events/:id",
     {
       schema: { summary: "One event", tags, params: EventIdParams, response: { 200: okSchema(EventSchema) } },
-      config: { auth: "public", errors: ["NOT_FOUND"] },
+      config: { auth: "public", errors: ["NOT_FOUND"], cache: "revalidate" },
     },
     async (request) => ok(presentEvent(await getEvent(deps, request.params.id))),
   );
@@ -56,7 +61,7 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
         params: EventIdParams,
         response: { 200: okSchema(OddsSchema) },
       },
-      config: { auth: "public", errors: ["NOT_FOUND"] },
+      config: { auth: "public", errors: ["NOT_FOUND"], cache: "revalidate" },
     },
     async (request) => ok(presentOdds(await getEvent(deps, request.params.id))),
   );

@@ -11,8 +11,8 @@ import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
 export const RETRY_AFTER_SECONDS = 5;
 
 /** Response schema of a success envelope around `data`. */
-export function okSchema<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Literal(true), data });
+export function okSchema<T extends TSchema>(data: T, options: { description?: string } = {}) {
+  return Type.Object({ success: Type.Literal(true), data }, options);
 }
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

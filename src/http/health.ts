@@ -5,11 +5,16 @@ import { StringEnum } from "../shared/schema-types.js";
 import { ErrorEnvelope, errorBody, ok, okSchema } from "./envelope.js";
 
 export async function healthRoutes(app: FastifyInstance, opts: { ping: () => Promise<void> }) {
-  const Status = (status: string) => okSchema(Type.Object({ status: StringEnum([status]) }));
+  const Status = (status: string, description: string) =>
+    okSchema(Type.Object({ status: StringEnum([status]) }), { description });
   app.get(
     "/healthz",
     {
-      schema: { summary: "The process is alive", tags: ["ops"], response: { 200: Status("ok") } },
+      schema: {
+        summary: "The process is alive",
+        tags: ["ops"],
+        response: { 200: Status("ok", "OK: the process answers (it checks nothing else)") },
+      },
       config: { auth: "public" },
     },
     async () => ok({ status: "ok" }),
@@ -20,7 +25,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { ping: () => Pro
       schema: {
         summary: "The database is reachable",
         tags: ["ops"],
-        response: { 200: Status("ready"), 503: ErrorEnvelope },
+        response: { 200: Status("ready", "OK: the database answered a ping"), 503: ErrorEnvelope },
       },
       config: { auth: "public", errors: ["NOT_READY"] },
     },

@@ -34,9 +34,25 @@ export function registerMetrics(app: FastifyInstance): Registry {
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
-    reply.header("content-type", registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    "/metrics",
+    {
+      schema: {
+        summary: "Prometheus metrics: requests by route and status, latency, the process",
+        tags: ["ops"],
+        response: {
+          200: {
+            description: "The Prometheus text exposition format (version 0.0.4)",
+            content: { "text/plain": { schema: { type: "string" } } },
+          },
+        },
+      },
+      config: { auth: "public" },
+    },
+    async (_request, reply) => {
+      reply.header("content-type", registry.contentType);
+      return registry.metrics();
+    },
+  );
   return registry;
 }

@@ -9,13 +9,16 @@
  * - `security` from `auth`;
  * - every error status the route can answer: the codes any route of its kind can answer (`routeErrors`) plus its
  *   own, each status one response of the named `ErrorEnvelope` schema with `status` and `code` narrowed to it.
- * The test suite validates the document (two validators and redocly), checks that every operation has all of
- * this, and validates every response it receives against it (test/app.ts).
+ * - a success description, a 304 for a cacheable read (`config.cache`), its rate-limit class;
+ * openapi-components.ts then names the titled entity schemas as components and adds every response's headers.
+ * The test suite validates the document (two validators and `redocly lint`, no warning), checks that every
+ * operation has all of this, and validates every response it receives against it (test/app.ts).
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { ERROR_STATUS, type ErrorCode } from "../errors.js";
+import { addHeaders, nameComponents } from "./openapi-components.js";
 
 /** Who may call a route: the security requirement its operation declares. */
 export type RouteAuth = keyof typeof SECURITY;
@@ -111,23 +114,92 @@ function errorResponses(codes: ErrorCode[]): Record<number, unknown> {
   );
 }
 
-/** The documented form of a route's schema: derived operationId, security and error responses added. */
+/** Why a request may be answered 304: it sent back the ETag of the body it holds. */
+const NOT_MODIFIED = {
+  "x-response-description":
+    "Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body)",
+  type: "null",
+};
+
+/** The description of a success response: the status, and the entity its `data` is when it has a name. */
+function successDescription(status: string, schema: unknown, summary: unknown): string {
+  const verdict = status === "201" ? "Created" : status === "200" ? "OK" : `HTTP ${status}`;
+  const data = (schema as { properties?: { data?: { title?: unknown } } } | null)?.properties?.data;
+  if (typeof data?.title === "string") return `${verdict}: \`data\` is the ${data.title}`;
+  return typeof summary === "string" ? `${verdict}: ${summary}` : verdict;
+}
+
+/**
+ * The documented form of a route's schema: derived operationId, security, error responses and success
+ * descriptions added; a cacheable GET (`config.cache`) also answers 304. The headers these responses carry
+ * (rate limits, ETag, Cache-Control) are added to the document as a whole (`addHeaders`), from the `x-` marks
+ * left here.
+ */
 export function documentRoute(route: RouteOptions): Record<string, unknown> {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
   const method = String(route.method);
   const auth = route.config?.auth;
-  const response = Object.fromEntries(
-    Object.entries((schema.response ?? {}) as Record<string, unknown>).filter(
-      ([status]) => Number(status) < 400,
-    ),
+  const success = Object.fromEntries(
+    Object.entries((schema.response ?? {}) as Record<string, unknown>)
+      .filter(([status]) => Number(status) < 400)
+      .map(([status, response]) => {
+        const r = response as Record<string, unknown>;
+        const described = r.description ?? r["x-response-description"];
+        return [
+          status,
+          described ? r : { ...r, "x-response-description": successDescription(status, r, schema.summary) },
+        ];
+      }),
   );
+  const cache = route.config?.cache;
+  const rateClass = route.url.startsWith("/api/") ? rateClassOfRoute(method, route.config?.rateClass) : null;
   return {
     ...schema,
     operationId: schema.operationId ?? operationIdOf(method, route.url),
     ...(auth ? { security: SECURITY[auth] } : {}),
-    response: { ...response, ...errorResponses(routeErrors({ ...route, method, schema })) },
+    ...(cache ? { "x-cache": cache } : {}),
+    ...(rateClass ? { "x-rate-limit-class": rateClass } : {}),
+    response: {
+      ...success,
+      ...(cache ? { 304: NOT_MODIFIED } : {}),
+      ...errorResponses(routeErrors({ ...route, method, schema })),
+    },
   };
 }
+
+/** The rate-limit class of a route (http/rate-limit.ts's rule, from the route's declaration alone). */
+function rateClassOfRoute(method: string, declared: string | undefined): string {
+  return declared ?? (method === "GET" || method === "HEAD" ? "read" : "write");
+}
+
+/** The API's conventions, as the document's description (Markdown). */
+const CONVENTIONS = `Weekly Qualification and Champions ladders, predictions, rewards.
+
+**Envelope.** Every JSON answer is \`{success: true, data}\` or the \`ErrorEnvelope\` \`{success: false, error,
+status, code}\`; each operation lists the codes each of its error statuses can carry.
+
+**Sign-in.** \`GET /api/auth/nonce\`, then \`POST /api/auth/wallet\` with an EIP-4361 message signed by the wallet
+(or \`POST /api/auth/oidc\` with an ID token) sets the \`session\` cookie (HttpOnly, 7 days). The typed SDK
+(\`packages/sdk\`) does both in one call.
+
+**Pagination.** Two styles, by kind of list. *Rankings* (\`/api/competition/leaderboard\`, \`/api/leaderboard\`) are
+offset-paged: \`offset\` + \`limit\` in, \`total\`, \`offset\`, \`limit\` out, so a client can jump to any rank. *Feeds*
+(\`/api/available-events\`, \`/api/user/predictions\`) are cursor-paged: \`limit\` + \`cursor\` in, \`nextCursor\` out
+(null on the last page), so rows added while a client pages are neither skipped nor repeated. Other lists are
+bounded and unpaged (\`top-points\` takes a \`limit\`).
+
+**Caching.** Public reads carry a strong \`ETag\`; send it back in \`If-None-Match\` to get an empty 304 while the
+answer is unchanged. \`Cache-Control\` says for how long: a year (\`immutable\`) for a finalized week's ladder page
+and prize pool, \`public, no-cache\` (revalidate each time) for live data, \`no-store\` for every signed-in answer,
+write and error.
+
+**Compression.** Answers above 1 KB are brotli- or gzip-compressed as \`Accept-Encoding\` allows.
+
+**CORS.** Browsers on the service's \`APP_ORIGINS\` may call it cross-origin with credentials; other origins get no
+CORS headers (their preflights a 403).
+
+**Rate limits.** Every \`/api\` answer carries \`x-ratelimit-limit\`, \`x-ratelimit-remaining\` and
+\`x-ratelimit-reset\` for its class (\`x-rate-limit-class\`); a 429 adds \`retry-after\`.`;
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -135,15 +207,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: "3.1.0",
       info: {
         title: "SP prediction platform API",
-        description:
-          "Weekly Qualification and Champions ladders, predictions, rewards. Every response is enveloped: " +
-          "`{success: true, data}` or the `ErrorEnvelope` `{success: false, error, status, code}`.",
+        description: CONVENTIONS,
         version: "1.0.0",
         license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       },
-      servers: [{ url: "http://127.0.0.1:3000", description: "A local instance (PORT, HOST)" }],
+      // Relative: /docs "Try it out" calls the server that serves the document, whatever its host and PORT.
+      servers: [{ url: "/", description: "The server serving this document" }],
       tags: [
-        { name: "ops", description: "Liveness and readiness" },
+        { name: "ops", description: "Liveness, readiness and metrics" },
         { name: "auth", description: "Wallet and identity sign-in, the session" },
         { name: "competition", description: "The weekly Qualification and Champions ladders" },
         { name: "events", description: "Sports events and their odds" },
@@ -178,6 +249,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       schema: documentRoute({ ...route, schema } as RouteOptions) as typeof schema,
       url,
     }),
+    transformObject: (document) => {
+      if (!("openapiObject" in document)) return document.swaggerObject;
+      const doc = document.openapiObject as Record<string, unknown>;
+      nameComponents(doc);
+      addHeaders(doc);
+      return document.openapiObject;
+    },
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
 }

@@ -31,16 +31,19 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
         querystring: LeaderboardQuery,
         response: {
           200: okSchema(
-            Type.Object({
-              total: Type.Integer(),
-              offset: Type.Integer(),
-              limit: Type.Integer(),
-              rows: Type.Array(TotalRowSchema),
-            }),
+            Type.Object(
+              {
+                total: Type.Integer(),
+                offset: Type.Integer(),
+                limit: Type.Integer(),
+                rows: Type.Array(TotalRowSchema),
+              },
+              { title: "AllTimePage" },
+            ),
           ),
         },
       },
-      config: { auth: "public" },
+      config: { auth: "public", cache: "revalidate" },
     },
     async (request) => {
       const offset = request.query.offset ?? 0;
@@ -76,9 +79,11 @@ export async function leaderboardRoutes(instance: FastifyInstance, opts: { deps:
         summary: "The all-time top players",
         tags,
         querystring: TopPointsQuery,
-        response: { 200: okSchema(Type.Object({ rows: Type.Array(TotalRowSchema) })) },
+        response: {
+          200: okSchema(Type.Object({ rows: Type.Array(TotalRowSchema) }, { title: "AllTimeTop" })),
+        },
       },
-      config: { auth: "public" },
+      config: { auth: "public", cache: "revalidate" },
     },
     async (request) => {
       const page = await getAllTimePage(deps, { offset: 0, limit: request.query.limit ?? 10 });

@@ -40,7 +40,17 @@ export async function predictionRoutes(
         tags,
         headers: IdempotencyHeaders,
         body: BetBody,
-        response: { 201: okSchema(Type.Object({ prediction: PredictionSchema, balance: Type.Integer() })) },
+        response: {
+          201: okSchema(
+            Type.Object(
+              {
+                prediction: PredictionSchema,
+                balance: Type.Integer({ description: "The player's credits after the stake" }),
+              },
+              { title: "BetPlaced" },
+            ),
+          ),
+        },
       },
       config: {
         auth: "session",
@@ -92,7 +102,9 @@ export async function predictionRoutes(
         tags,
         headers: IdempotencyHeaders,
         body: OnchainBetBody,
-        response: { 201: okSchema(Type.Object({ prediction: PredictionSchema })) },
+        response: {
+          201: okSchema(Type.Object({ prediction: PredictionSchema }, { title: "OnchainBetReported" })),
+        },
       },
       config: {
         auth: "session",
@@ -162,10 +174,15 @@ export async function predictionRoutes(
         querystring: PredictionsQuery,
         response: {
           200: okSchema(
-            Type.Object({
-              items: Type.Array(PredictionWithEvent),
-              nextCursor: Type.Union([Type.String(), Type.Null()]),
-            }),
+            Type.Object(
+              {
+                items: Type.Array(PredictionWithEvent),
+                nextCursor: Type.Union([Type.String(), Type.Null()], {
+                  description: "The `cursor` of the next page; null on the last page",
+                }),
+              },
+              { title: "PredictionPage" },
+            ),
           ),
         },
       },

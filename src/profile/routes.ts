@@ -10,31 +10,34 @@ import { Nullable, UsdcString } from "../shared/schema-types.js";
 import { presentUser, UserSchema } from "../users/presenters.js";
 import { getProfileStats } from "./profile-stats.js";
 
-const ProfileStats = Type.Object({
-  user: UserSchema,
-  totalSp: Type.Integer(),
-  spByType: Type.Object(Object.fromEntries(SP_TYPES.map((type) => [type, Type.Integer()]))),
-  predictions: Type.Object({
-    total: Type.Integer(),
-    won: Type.Integer(),
-    lost: Type.Integer(),
-    pending: Type.Integer(),
-    void: Type.Integer(),
-  }),
-  winRate: Type.Number(),
-  currentStreak: Type.Integer(),
-  bestStreak: Type.Integer(),
-  creditsBalance: Type.Integer(),
-  usdcStaked: UsdcString(),
-  usdcWon: UsdcString(),
-  allTimeRank: Nullable(Type.Integer()),
-  week: Type.Object({
-    week: Type.Integer(),
-    competitiveSp: Type.Integer(),
-    qualificationRank: Nullable(Type.Integer()),
-    championsRank: Nullable(Type.Integer()),
-  }),
-});
+const ProfileStats = Type.Object(
+  {
+    user: UserSchema,
+    totalSp: Type.Integer(),
+    spByType: Type.Object(Object.fromEntries(SP_TYPES.map((type) => [type, Type.Integer()]))),
+    predictions: Type.Object({
+      total: Type.Integer(),
+      won: Type.Integer(),
+      lost: Type.Integer(),
+      pending: Type.Integer(),
+      void: Type.Integer(),
+    }),
+    winRate: Type.Number(),
+    currentStreak: Type.Integer(),
+    bestStreak: Type.Integer(),
+    creditsBalance: Type.Integer(),
+    usdcStaked: UsdcString(),
+    usdcWon: UsdcString(),
+    allTimeRank: Nullable(Type.Integer()),
+    week: Type.Object({
+      week: Type.Integer(),
+      competitiveSp: Type.Integer(),
+      qualificationRank: Nullable(Type.Integer()),
+      championsRank: Nullable(Type.Integer()),
+    }),
+  },
+  { title: "ProfileStats" },
+);
 
 export async function profileRoutes(app: FastifyInstance, opts: { deps: CompetitionDeps }) {
   app.get(

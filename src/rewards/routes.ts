@@ -9,20 +9,26 @@ import { getReferrals, type ReferralDeps, redeemReferrals } from "./referrals.js
 
 const Iso = Type.String({ format: "date-time" });
 
-const ReferralsResponse = Type.Object({
-  code: Type.String(),
-  referredCount: Type.Integer(),
-  pendingRewardSp: Type.Integer(),
-  redeemedRewardSp: Type.Integer(),
-  referees: Type.Array(
-    Type.Object({
-      userId: Type.String(),
-      displayName: Type.String(),
-      joinedAt: Iso,
-      status: Type.Union([Type.Literal("waiting"), Type.Literal("redeemable"), Type.Literal("redeemed")]),
-    }),
-  ),
-});
+const ReferralsResponse = Type.Object(
+  {
+    code: Type.String(),
+    referredCount: Type.Integer(),
+    pendingRewardSp: Type.Integer(),
+    redeemedRewardSp: Type.Integer(),
+    referees: Type.Array(
+      Type.Object(
+        {
+          userId: Type.String(),
+          displayName: Type.String(),
+          joinedAt: Iso,
+          status: Type.Union([Type.Literal("waiting"), Type.Literal("redeemable"), Type.Literal("redeemed")]),
+        },
+        { title: "Referee" },
+      ),
+    ),
+  },
+  { title: "Referrals" },
+);
 
 export async function rewardRoutes(
   app: FastifyInstance,
@@ -62,7 +68,12 @@ export async function rewardRoutes(
         summary: "Redeem my pending referral rewards as SP",
         tags,
         response: {
-          200: okSchema(Type.Object({ redeemedSp: Type.Integer(), redeemedCount: Type.Integer() })),
+          200: okSchema(
+            Type.Object(
+              { redeemedSp: Type.Integer(), redeemedCount: Type.Integer() },
+              { title: "ReferralRedemption" },
+            ),
+          ),
         },
       },
       config: { auth: "session" },
@@ -81,12 +92,15 @@ export async function rewardRoutes(
         tags,
         response: {
           200: okSchema(
-            Type.Object({
-              date: Type.String(),
-              eligible: Type.Boolean(),
-              reason: Type.Union([Type.String(), Type.Null()]),
-              drawAt: Iso,
-            }),
+            Type.Object(
+              {
+                date: Type.String(),
+                eligible: Type.Boolean(),
+                reason: Type.Union([Type.String(), Type.Null()]),
+                drawAt: Iso,
+              },
+              { title: "DailyRaffle" },
+            ),
           ),
         },
       },
@@ -107,12 +121,15 @@ export async function rewardRoutes(
         tags,
         response: {
           200: okSchema(
-            Type.Object({
-              balance: Type.Integer(),
-              amount: Type.Integer(),
-              claimable: Type.Boolean(),
-              nextClaimAt: Iso,
-            }),
+            Type.Object(
+              {
+                balance: Type.Integer(),
+                amount: Type.Integer(),
+                claimable: Type.Boolean(),
+                nextClaimAt: Iso,
+              },
+              { title: "DailyCreditsInfo" },
+            ),
           ),
         },
       },
@@ -132,7 +149,12 @@ export async function rewardRoutes(
         summary: "Claim today's free credits",
         tags,
         response: {
-          200: okSchema(Type.Object({ amount: Type.Integer(), balance: Type.Integer(), nextClaimAt: Iso })),
+          200: okSchema(
+            Type.Object(
+              { amount: Type.Integer(), balance: Type.Integer(), nextClaimAt: Iso },
+              { title: "DailyCreditsClaim" },
+            ),
+          ),
         },
       },
       config: { auth: "session", errors: ["ALREADY_CLAIMED"] },

@@ -13,7 +13,8 @@ export const INSTANT_PATTERN =
 
 export const IdString = (options: { description?: string } = {}) =>
   Type.String({ pattern: ID_PATTERN, ...options });
-export const InstantString = () => Type.String({ format: "date-time", pattern: INSTANT_PATTERN });
+export const InstantString = (options: { description?: string } = {}) =>
+  Type.String({ format: "date-time", pattern: INSTANT_PATTERN, ...options });
 
 /** `T | null` as a schema. */
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>

@@ -2,11 +2,19 @@
 import { Type } from "typebox";
 import { getAddress } from "viem";
 
-export const UserSchema = Type.Object({
-  id: Type.String(),
-  displayName: Type.String(),
-  wallet: Type.Union([Type.String(), Type.Null()]),
-});
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    displayName: Type.String(),
+    wallet: Type.Union([Type.String(), Type.Null()], {
+      description: "Checksummed address; null for an identity-only player",
+    }),
+  },
+  {
+    title: "User",
+    examples: [{ id: "1", displayName: "0x70F1…79C8", wallet: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }],
+  },
+);
 
 /** EIP-55 checksums of recently shown wallets: a keccak per wallet per ladder row showed up in the profile. */
 const checksums = new Map<string, string>();

@@ -5,6 +5,10 @@
 
 
 export interface paths {
+  "/metrics": {
+    /** Prometheus metrics: requests by route and status, latency, the process */
+    get: operations["getMetrics"];
+  };
   "/healthz": {
     /** The process is alive */
     get: operations["getHealthz"];
@@ -90,6 +94,13 @@ export interface paths {
   "/api/admin/raffle/draw": {
     /** Draw an ended day's raffle (once) */
     post: operations["postAdminRaffleDraw"];
+  };
+  "/api/admin/clock": {
+    /**
+     * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
+     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+     */
+    put: operations["putAdminClock"];
   };
   "/api/admin/cli": {
     /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
@@ -184,6 +195,129 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** AllTimePage */
+    AllTimePage: {
+      total: number;
+      offset: number;
+      limit: number;
+      rows: components["schemas"]["AllTimeRow"][];
+    };
+    /** AllTimeRow */
+    AllTimeRow: {
+      /** @description null at 0 SP */
+      rank: number | null;
+      userId: string;
+      displayName: string;
+      wallet: string | null;
+      totalSp: number;
+    };
+    /** AllTimeTop */
+    AllTimeTop: {
+      rows: components["schemas"]["AllTimeRow"][];
+    };
+    /** BetPlaced */
+    BetPlaced: {
+      prediction: components["schemas"]["Prediction"];
+      /** @description The player's credits after the stake */
+      balance: number;
+    };
+    /** BetRequest */
+    BetRequest: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      /** @description Free credits to stake */
+      stake: number;
+      /** @description The odds the player saw: a different current price answers 409 ODDS_CHANGED */
+      expectedOdds?: number;
+    };
+    /** ChainInfo */
+    ChainInfo: {
+      chainId: number | null;
+      bettingContract: string | null;
+      usdc: string | null;
+      oddsSigner: string | null;
+      payoutSigner: string | null;
+      /** @description how long a quote lasts (never past kickoff) */
+      quoteTtlSeconds: number;
+      /** @description confirmations before a bet or fee counts */
+      confirmations: number;
+      prizeDistributorAddress: string | null;
+      /** @description finalized: also waits for the node's finalized block where it serves one */
+      finality: "finalized" | "confirmations";
+    };
+    /** ClaimAnswer */
+    ClaimAnswer: components["schemas"]["PayoutClaim"] | components["schemas"]["PayoutVoucher"];
+    /** ClaimRequest */
+    ClaimRequest: {
+      /** @description The `id` of a won or void prediction of the signed-in player */
+      predictionId: string;
+    };
+    /** CliCommand */
+    CliCommand: {
+      argv: string[];
+      /** @description The content of each JSON file the arguments name, by the path given */
+      files?: {
+        [key: string]: unknown;
+      };
+    };
+    /** Clock */
+    Clock: {
+      /**
+       * Format: date-time
+       * @description The clock's time now
+       */
+      now: string;
+    };
+    /** ClockSetting */
+    ClockSetting: {
+      /** @description The instant the service's clock shows from now on; null returns it to real time */
+      now: string | null;
+    };
+    /** CompetitionMeta */
+    CompetitionMeta: {
+      /** Format: date-time */
+      now: string;
+      currentWeek: number;
+      seasonStarted: boolean;
+      championsEnabled: boolean;
+      countdown: {
+        /** Format: date-time */
+        endsAt: string;
+        secondsRemaining: number;
+      };
+      constants: {
+        qualificationCutoff: number;
+        championsCutoff: number;
+        paidRanks: number;
+        prizeSplitPct: number[];
+        weekLengthDays: number;
+      };
+      weeks: components["schemas"]["RailWeek"][];
+    };
+    /** DailyCreditsClaim */
+    DailyCreditsClaim: {
+      amount: number;
+      balance: number;
+      /** Format: date-time */
+      nextClaimAt: string;
+    };
+    /** DailyCreditsInfo */
+    DailyCreditsInfo: {
+      balance: number;
+      amount: number;
+      claimable: boolean;
+      /** Format: date-time */
+      nextClaimAt: string;
+    };
+    /** DailyRaffle */
+    DailyRaffle: {
+      date: string;
+      eligible: boolean;
+      reason: string | null;
+      /** Format: date-time */
+      drawAt: string;
+    };
     ErrorEnvelope: {
       /** @enum {boolean} */
       success: false;
@@ -207,11 +341,607 @@ export interface components {
         nextClaimAt?: string;
       };
     };
+    /** Event */
+    Event: {
+      id: string;
+      sport: string;
+      league: string;
+      homeTeam: string;
+      awayTeam: string;
+      /** Format: date-time */
+      kickoffAt: string;
+      /** @enum {string} */
+      status: "scheduled" | "live" | "finished" | "cancelled";
+      /** @description A warm-up event: its SP counts as WARMUP_PREDICTION */
+      warmup: boolean;
+      markets: components["schemas"]["Market"][];
+    };
+    /** EventOdds */
+    EventOdds: {
+      eventId: string;
+      /** @description When the odds last changed */
+      updatedAt: string;
+      markets: components["schemas"]["Market"][];
+    };
+    /** EventPage */
+    EventPage: {
+      items: components["schemas"]["Event"][];
+      /** @description The `cursor` of the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    /**
+     * EventResult
+     * @description finished with the winning outcome of each market, or cancelled (every prediction void)
+     */
+    EventResult: {
+      /** @enum {string} */
+      status: "finished";
+      winningOutcome: string;
+      winningOutcomes?: {
+        [key: string]: string;
+      };
+    } | {
+      /** @enum {string} */
+      status: "cancelled";
+    };
+    /** EventSettlement */
+    EventSettlement: {
+      event: components["schemas"]["Event"];
+      /** @description Predictions this call settled */
+      settled: number;
+      /** @description The same result was posted before: nothing changed */
+      alreadySettled: boolean;
+    };
+    /**
+     * EventUpsert
+     * @description An event and its odds: the whole event, created or replaced (its id is in the path)
+     */
+    EventUpsert: {
+      sport: string;
+      league: string;
+      homeTeam: string;
+      awayTeam: string;
+      /** Format: date-time */
+      kickoffAt: string;
+      warmup?: boolean;
+      status?: "scheduled" | "live" | "finished" | "cancelled";
+      markets: {
+          key: string;
+          outcomes: {
+              key: string;
+              label: string;
+              odds: number;
+            }[];
+        }[];
+    };
+    /** FinalizeResult */
+    FinalizeResult: {
+      week: number;
+      /** Format: date-time */
+      finalizedAt: string;
+      alreadyFinalized: boolean;
+      qualification: {
+        participants: number;
+        cutoffSp: number | null;
+        qualifiers: number;
+      };
+      champions: {
+        enabled: boolean;
+        participants: number;
+        cutoffSp: number | null;
+        retained: number;
+      };
+      prizes: ({
+          rank: number;
+          userId: string;
+          wallet: string | null;
+          competitiveSp: number;
+          rankPct: number;
+          splitAmong: number;
+          amountUsdc: string;
+        })[];
+      pool: {
+        estimatedUsdc: string;
+        distributedUsdc: string;
+        undistributedUsdc: string;
+      };
+      nextWeekEligible: number;
+    };
+    /** LadderPage */
+    LadderPage: {
+      week: number;
+      /** @enum {string} */
+      type: "qualification" | "champions";
+      label: string;
+      championsEnabled: boolean;
+      provisional: boolean;
+      total: number;
+      offset: number;
+      limit: number;
+      cutoffRank: number;
+      cutoffSp: number | null;
+      rows: components["schemas"]["LadderRow"][];
+    };
+    /** LadderRow */
+    LadderRow: {
+      rank: number;
+      userId: string;
+      displayName: string;
+      wallet: string | null;
+      competitiveSp: number;
+      /** @description At or above the ladder's cutoff line (ties included) */
+      withinCutoff: boolean;
+      prizeUsdc: string | null;
+    };
+    /** Market */
+    Market: {
+      /** @description The market's key, e.g. `1x2` */
+      key: string;
+      outcomes: components["schemas"]["Outcome"][];
+    };
+    /** MyStanding */
+    MyStanding: {
+      week: number;
+      label: string;
+      provisional: boolean;
+      qualification: {
+        rank: number | null;
+        competitiveSp: number;
+        withinCutoff: boolean;
+      };
+      champions: {
+        enabled: boolean;
+        eligible: boolean;
+        eligibleVia: ("qualification" | "champions") | null;
+        rank: number | null;
+        competitiveSp: number;
+        withinCutoff: boolean;
+        prizeUsdc: string | null;
+      };
+      nextWeek: {
+        week: number;
+        eligible: boolean;
+        via: ("qualification" | "champions") | null;
+      };
+      prizeClaim: components["schemas"]["PrizeClaim"] | null;
+    };
+    /** Nonce */
+    Nonce: {
+      /** @description Single use, valid 10 minutes */
+      nonce: string;
+      /** @description The domain (`host[:port]`) the EIP-4361 message should name: the request's host when it is accepted */
+      domain: string;
+    };
+    /** OidcSignIn */
+    OidcSignIn: {
+      /** @description An OIDC ID token of the configured issuer, for the configured audience */
+      idToken: string;
+      /** @description A referrer's code, linked on the player's first sign-in only */
+      referralCode?: string;
+    };
+    /** OnchainBetReport */
+    OnchainBetReport: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      stakeUsdc: string;
+      odds: number;
+      txHash: string;
+      chainId: number;
+    };
+    /** OnchainBetReported */
+    OnchainBetReported: {
+      prediction: components["schemas"]["Prediction"];
+    };
+    /** Outcome */
+    Outcome: {
+      /** @description What a bet names, e.g. `home` */
+      key: string;
+      label: string;
+      /** @description Decimal odds (a winning stake is paid stake × odds) */
+      odds: number;
+    };
+    /**
+     * PayoutClaim
+     * @description A payout recorded by the service: credits (version 1), or a USDC claim without a payout signer
+     */
+    PayoutClaim: {
+      predictionId: string;
+      /** @description credits paid (version 1) */
+      payout?: number;
+      payoutUsdc?: string;
+      /** Format: date-time */
+      claimedAt: string;
+      /** @description the credits balance after the claim */
+      balance: number;
+    };
+    /** PayoutReconciliation */
+    PayoutReconciliation: {
+      chainId: number;
+      /** @description the betting contract (checksummed) */
+      contract: string;
+      balanceUsdc: string;
+      /** @description what the contract owes: unpaid won and void bets' payouts, rejected bets' stakes */
+      liabilities: {
+        bets: number;
+        amountUsdc: string;
+      };
+      /** @description the balance covers the liabilities; claims are refused otherwise */
+      solvent: boolean;
+      shortfallUsdc: string;
+      /** @description vouchers signed, and payouts the contract made (PayoutClaimed logs on final blocks) */
+      vouchers: {
+        issued: number;
+        issuedUsdc: string;
+        paid: number;
+        paidUsdc: string;
+      };
+      /** @description bets a voucher was signed for, then removed from the chain by a reorganisation: never paid again */
+      orphanedClaims: ({
+          predictionId: string;
+          userId: string;
+          /** @description where the voucher pays (checksummed) */
+          account: string;
+          /** @description the bet's quote digest */
+          nonce: string;
+          amountUsdc: string;
+          /** Format: date-time */
+          voucherIssuedAt: string;
+          /** Format: date-time */
+          orphanedAt: string;
+          paidAt: string | null;
+        })[];
+    };
+    /**
+     * PayoutVoucher
+     * @description A payout voucher (version 2): pass {predictionId, account, amount: amountMicro, nonce, deadline} and `signature` to the betting contract's claimPayout(payout, signature). The prediction becomes `claimed` once the contract's PayoutClaimed log is final (docs/onchain.md).
+     */
+    PayoutVoucher: {
+      predictionId: string;
+      /** @description where the USDC goes: the bettor's wallet (checksummed) */
+      account: string;
+      /** @description micro-USDC (uint256) */
+      amountMicro: string;
+      amountUsdc: string;
+      /** @description the bet's quote digest: the contract pays a nonce once */
+      nonce: string;
+      /** @description unix seconds (uint256): the last block timestamp the voucher can be used at */
+      deadline: string;
+      /** @description EIP-712 signature of the payout signer */
+      signature: string;
+      chainId: number;
+      /** @description the betting contract that pays (checksummed) */
+      contract: string;
+    };
+    /** Prediction */
+    Prediction: {
+      id: string;
+      /** @enum {integer} */
+      version: 1 | 2;
+      eventId: string;
+      market: string;
+      outcome: string;
+      odds: number;
+      stake?: number;
+      stakeUsdc?: string;
+      /** @enum {string} */
+      status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+      payout?: number | null;
+      payoutUsdc?: string | null;
+      claimed: boolean;
+      placedAt: string;
+      settledAt: string | null;
+      txHash?: string;
+      chainId?: number;
+      rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
+      rejectMessage?: string | null;
+    };
+    /** PredictionPage */
+    PredictionPage: {
+      items: components["schemas"]["PredictionWithEvent"][];
+      /** @description The `cursor` of the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    /** PredictionWithEvent */
+    PredictionWithEvent: components["schemas"]["Prediction"] & {
+      event: components["schemas"]["Event"];
+    };
+    /**
+     * PrizeClaim
+     * @description the signed-in winner's prize of a finalized week, for PrizeDistributor.claim
+     */
+    PrizeClaim: {
+      week: number;
+      root: string | null;
+      account: string | null;
+      amountUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      amountMicro: string;
+      carriedUsdc: string;
+      /** @description the Merkle proof of (week, account, amountMicro) under root */
+      proof: string[];
+      /** @description a PrizeClaimed log of the distributor pays this leaf */
+      claimed: boolean;
+      /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
+      awaitingWallet: boolean;
+      paidInWeek: number | null;
+    };
+    /** PrizeLeaf */
+    PrizeLeaf: {
+      /** @description checksummed address */
+      account: string;
+      amountUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      amountMicro: string;
+      carriedUsdc: string;
+      claimed: boolean;
+    };
+    /** PrizePoolEstimate */
+    PrizePoolEstimate: {
+      estimatedUsdc: string;
+      selectedWeek: number;
+      fundingWeekIndex: number | null;
+      feeWindowStart: string | null;
+      feeWindowEnd: string | null;
+      sources: {
+        protocolFeesWeek: string;
+        protocolIncentiveUsdc: string;
+        entries: string;
+      };
+    };
+    /** PrizeTree */
+    PrizeTree: {
+      week: number;
+      root: string | null;
+      /** @description StandardMerkleTree leaf types: ["uint256","address","uint256"] */
+      leafEncoding: string[];
+      totalUsdc: string;
+      /** @description the amount in micro-USDC (uint256) */
+      totalMicro: string;
+      /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
+      leaves: components["schemas"]["PrizeLeaf"][];
+      awaitingWallet: ({
+          userId: string;
+          amountUsdc: string;
+          paidInWeek: number | null;
+        })[];
+      carried: {
+          fromWeek: number;
+          userId: string;
+          amountUsdc: string;
+        }[];
+    };
+    /** ProfileStats */
+    ProfileStats: {
+      user: components["schemas"]["User"];
+      totalSp: number;
+      spByType: {
+        PREDICTION: number;
+        WARMUP_PREDICTION: number;
+        ONCHAIN_PREDICTION: number;
+        ONCHAIN_SP: number;
+        REFERRAL: number;
+        RAFFLE: number;
+        ADJUSTMENT: number;
+      };
+      predictions: {
+        total: number;
+        won: number;
+        lost: number;
+        pending: number;
+        void: number;
+      };
+      winRate: number;
+      currentStreak: number;
+      bestStreak: number;
+      creditsBalance: number;
+      usdcStaked: string;
+      usdcWon: string;
+      allTimeRank: number | null;
+      week: {
+        week: number;
+        competitiveSp: number;
+        qualificationRank: number | null;
+        championsRank: number | null;
+      };
+    };
+    /** ProtocolFee */
+    ProtocolFee: {
+      txHash: string;
+      logIndex: number;
+      amountUsdc: string;
+      /** Format: date-time */
+      occurredAt: string;
+    };
+    /** ProtocolFeeRecord */
+    ProtocolFeeRecord: {
+      txHash: string;
+      logIndex: number;
+      amountUsdc: string;
+      /**
+       * Format: date-time
+       * @description When the fee was charged: it funds the pool of the week after
+       */
+      occurredAt: string;
+    };
+    /** QuoteRequest */
+    QuoteRequest: {
+      eventId: string;
+      market: string;
+      outcome: string;
+    };
+    /** RaffleDraw */
+    RaffleDraw: {
+      date: string;
+      seed: string;
+      eligibleCount: number;
+      winnerUserId: string | null;
+      prizeSp: number;
+      drawnAt: string;
+      alreadyDrawn: boolean;
+    };
+    /** RaffleDrawRequest */
+    RaffleDrawRequest: {
+      /**
+       * Format: date
+       * @description The ended UTC day whose raffle to draw
+       */
+      date: string;
+    };
+    /** RailWeek */
+    RailWeek: {
+      week: number;
+      label: string;
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      /** @enum {string} */
+      status: "upcoming" | "live" | "ended" | "finalized";
+      provisional: boolean;
+      championsEnabled: boolean;
+    };
+    /** Referee */
+    Referee: {
+      userId: string;
+      displayName: string;
+      /** Format: date-time */
+      joinedAt: string;
+      status: "waiting" | "redeemable" | "redeemed";
+    };
+    /** ReferralRedemption */
+    ReferralRedemption: {
+      redeemedSp: number;
+      redeemedCount: number;
+    };
+    /** Referrals */
+    Referrals: {
+      code: string;
+      referredCount: number;
+      pendingRewardSp: number;
+      redeemedRewardSp: number;
+      referees: components["schemas"]["Referee"][];
+    };
+    /** SignedInUser */
+    SignedInUser: {
+      user: components["schemas"]["User"];
+    };
+    /** SignedQuote */
+    SignedQuote: {
+      eventId: string;
+      market: string;
+      outcome: string;
+      /** @description decimal odds of the quote */
+      odds: number;
+      /** @description the last instant a block may carry for the bet (before kickoff) */
+      expiresAt: string;
+      chainId: number;
+      /** @description the betting contract (checksummed): the EIP-712 verifying contract */
+      contract: string;
+      /** @description the first argument of placeBet(quote, signature, amount) */
+      quote: {
+        /** @description the signed-in wallet (checksummed): only it can place the bet */
+        bettor: string;
+        /** @description keccak256(utf8("<eventId>/<market>")) */
+        marketId: string;
+        /** @description index of the outcome in its market */
+        outcome: number;
+        /** @description odds in thousandths (uint256) */
+        odds: string;
+        /** @description unix seconds (uint256) */
+        expiry: string;
+      };
+      /** @description EIP-712 signature of the odds signer */
+      signature: string;
+    };
+    /** SignInProviders */
+    SignInProviders: {
+      wallet: {
+        chainIds: number[];
+      };
+      oidc: ({
+        issuer: string;
+        clientId: string;
+        authorizationUrl: string | null;
+        scope: string;
+      }) | null;
+    };
+    /** SpLedgerRow */
+    SpLedgerRow: {
+      id: string;
+      userId: string;
+      /** @enum {string} */
+      type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+      amount: number;
+      eventId: string | null;
+      externalId: string;
+      createdAt: string;
+    };
+    /** SpTransaction */
+    SpTransaction: {
+      /** @description The player's wallet (created when unknown) */
+      wallet?: string;
+      /** @description The player's id (instead of wallet) */
+      userId?: string;
+      type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
+      /** @description SP, an integer (negative only for ADJUSTMENT) */
+      amount: number;
+      /** @description The event the SP was earned on: its kickoff week's ladders count it */
+      eventId?: string;
+      /** @description The feed's id of the row: a replay returns the first row (200) */
+      externalId: string;
+    };
+    /** SpTransactionBatch */
+    SpTransactionBatch: {
+      rows: components["schemas"]["SpTransaction"][];
+    };
+    /** SpTransactionBatchResult */
+    SpTransactionBatchResult: {
+      created: number;
+      results: {
+          created: boolean;
+          row: components["schemas"]["SpLedgerRow"];
+        }[];
+    };
+    /** User */
+    User: {
+      id: string;
+      displayName: string;
+      /** @description Checksummed address; null for an identity-only player */
+      wallet: string | null;
+    };
+    /** WalletSignIn */
+    WalletSignIn: {
+      /** @description An EIP-4361 (Sign-In with Ethereum) message: this service's domain, a fresh nonce of GET /api/auth/nonce, an accepted chain id, issued now */
+      message: string;
+      /** @description The wallet's personal_sign signature of `message` */
+      signature: string;
+      /** @description A referrer's code, linked on the player's first sign-in only */
+      referralCode?: string;
+    };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The ETag(s) of the answer the client holds: when one still matches, the reply is an empty 304 Not Modified */
+    IfNoneMatch?: string;
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description `public, max-age=31536000, immutable` once the week asked for is finalized (its answer never changes again); `public, no-cache` (revalidate before each use) while it is live */
+    CacheControlFinal: "public, max-age=31536000, immutable" | "public, no-cache";
+    /** @description `public, no-cache`: a browser or a shared cache may keep the answer, and revalidates it (If-None-Match) before each use */
+    CacheControlRevalidate: "public, no-cache";
+    /** @description A strong validator of the body: send it back in If-None-Match, and while the answer is unchanged the reply is an empty 304. A brotli or gzip body's tag names its coding (`"<hash>-br"`); either form revalidates. */
+    ETag: string;
+    /** @description Requests allowed per minute in this route's rate-limit class (`x-rate-limit-class` of the operation: read per IP, write per signed-in player or per IP, auth and finalize per IP). Absent on requests bearing the admin token, which are not limited. */
+    RateLimitLimit: number;
+    /** @description Requests left in the current one-minute window */
+    RateLimitRemaining: number;
+    /** @description Seconds until the current window ends and the count starts again */
+    RateLimitReset: number;
+    /** @description Seconds to wait before retrying (a 429 until the window ends; a 503 a few seconds) */
+    RetryAfter: number;
+  };
   pathItems: never;
 }
 
@@ -221,10 +951,46 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Prometheus metrics: requests by route and status, latency, the process */
+  getMetrics: {
+    responses: {
+      /** @description The Prometheus text exposition format (version 0.0.4) */
+      200: {
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
   /** The process is alive */
   getHealthz: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the process answers (it checks nothing else) */
       200: {
         content: {
           "application/json": {
@@ -250,6 +1016,9 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -264,7 +1033,7 @@ export interface operations {
   /** The database is reachable */
   getReadyz: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the database answered a ping */
       200: {
         content: {
           "application/json": {
@@ -290,6 +1059,9 @@ export interface operations {
       };
       /** @description Error envelope: NOT_READY, SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -304,28 +1076,29 @@ export interface operations {
   /** The sign-in methods this service offers (wallet chains, identity provider) */
   getAuthProviders: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignInProviders */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              wallet: {
-                chainIds: number[];
-              };
-              oidc: ({
-                issuer: string;
-                clientId: string;
-                authorizationUrl: string | null;
-                scope: string;
-              }) | null;
-            };
+            data: components["schemas"]["SignInProviders"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -337,6 +1110,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -348,6 +1126,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -362,21 +1146,29 @@ export interface operations {
   /** A single-use sign-in nonce (10 min) and the domain to sign for */
   getAuthNonce: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Nonce */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              nonce: string;
-              domain: string;
-            };
+            data: components["schemas"]["Nonce"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -388,6 +1180,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -399,6 +1196,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -414,32 +1217,38 @@ export interface operations {
   postAuthWallet: {
     requestBody: {
       content: {
-        "application/json": {
-          message: string;
-          signature: string;
-          referralCode?: string;
-        };
+        /**
+         * @example {
+         *   "message": "localhost:3000 wants you to sign in with your Ethereum account:\n0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nURI: http://localhost:3000\nVersion: 1\nChain ID: 1\nNonce: 3fXbq8hJkQm2rT9w\nIssued At: 2030-01-01T12:00:00.000Z",
+         *   "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
+         * }
+         */
+        "application/json": components["schemas"]["WalletSignIn"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -451,6 +1260,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -462,6 +1276,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -473,6 +1292,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -484,6 +1308,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -495,6 +1324,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -506,6 +1341,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -517,6 +1357,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -532,31 +1378,32 @@ export interface operations {
   postAuthOidc: {
     requestBody: {
       content: {
-        "application/json": {
-          idToken: string;
-          referralCode?: string;
-        };
+        "application/json": components["schemas"]["OidcSignIn"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -568,6 +1415,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -579,6 +1431,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -590,6 +1447,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -601,6 +1463,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -612,6 +1479,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -623,6 +1495,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -634,6 +1512,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -645,6 +1528,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -659,24 +1548,28 @@ export interface operations {
   /** The signed-in user */
   getAuthSession: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedInUser */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-            };
+            data: components["schemas"]["SignedInUser"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -688,6 +1581,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -699,6 +1598,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -710,6 +1614,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -724,8 +1634,13 @@ export interface operations {
   /** Sign out */
   postAuthLogout: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: Sign out */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -736,6 +1651,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -747,6 +1667,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -758,6 +1683,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -769,6 +1699,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -780,6 +1715,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -791,6 +1732,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -802,6 +1748,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -816,48 +1768,29 @@ export interface operations {
   /** The current week, its countdown and the week rail */
   getCompetitionMeta: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the CompetitionMeta */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              /** Format: date-time */
-              now: string;
-              currentWeek: number;
-              seasonStarted: boolean;
-              championsEnabled: boolean;
-              countdown: {
-                /** Format: date-time */
-                endsAt: string;
-                secondsRemaining: number;
-              };
-              constants: {
-                qualificationCutoff: number;
-                championsCutoff: number;
-                paidRanks: number;
-                prizeSplitPct: number[];
-                weekLengthDays: number;
-              };
-              weeks: ({
-                  week: number;
-                  label: string;
-                  /** Format: date-time */
-                  startsAt: string;
-                  /** Format: date-time */
-                  endsAt: string;
-                  /** @enum {string} */
-                  status: "upcoming" | "live" | "ended" | "finalized";
-                  provisional: boolean;
-                  championsEnabled: boolean;
-                })[];
-            };
+            data: components["schemas"]["CompetitionMeta"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -869,6 +1802,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -880,6 +1818,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -895,46 +1839,56 @@ export interface operations {
   getCompetitionLeaderboard: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
+        /** @description Which ladder (default qualification) */
         type?: "qualification" | "champions";
+        /** @description Rows to skip from rank 1 (default 0) */
         offset?: number;
+        /** @description Rows per page (default 50) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the LadderPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              /** @enum {string} */
-              type: "qualification" | "champions";
-              label: string;
-              championsEnabled: boolean;
-              provisional: boolean;
-              total: number;
-              offset: number;
-              limit: number;
-              cutoffRank: number;
-              cutoffSp: number | null;
-              rows: ({
-                  rank: number;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  competitiveSp: number;
-                  withinCutoff: boolean;
-                  prizeUsdc: string | null;
-                })[];
-            };
+            data: components["schemas"]["LadderPage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -946,6 +1900,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -957,6 +1917,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -968,6 +1933,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -983,61 +1954,33 @@ export interface operations {
   getCompetitionMe: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the MyStanding */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              label: string;
-              provisional: boolean;
-              qualification: {
-                rank: number | null;
-                competitiveSp: number;
-                withinCutoff: boolean;
-              };
-              champions: {
-                enabled: boolean;
-                eligible: boolean;
-                eligibleVia: ("qualification" | "champions") | null;
-                rank: number | null;
-                competitiveSp: number;
-                withinCutoff: boolean;
-                prizeUsdc: string | null;
-              };
-              nextWeek: {
-                week: number;
-                eligible: boolean;
-                via: ("qualification" | "champions") | null;
-              };
-              prizeClaim: ({
-                week: number;
-                root: string | null;
-                account: string | null;
-                amountUsdc: string;
-                /** @description the amount in micro-USDC (uint256) */
-                amountMicro: string;
-                carriedUsdc: string;
-                /** @description the Merkle proof of (week, account, amountMicro) under root */
-                proof: string[];
-                /** @description a PrizeClaimed log of the distributor pays this leaf */
-                claimed: boolean;
-                /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
-                awaitingWallet: boolean;
-                paidInWeek: number | null;
-              }) | null;
-            };
+            data: components["schemas"]["MyStanding"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1049,6 +1992,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1060,6 +2008,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1071,6 +2025,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1082,6 +2041,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1097,33 +2062,50 @@ export interface operations {
   getCompetitionPrizePoolEstimate: {
     parameters: {
       query?: {
+        /** @description The week index: 0 is the opening week; default the current week */
         week?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PrizePoolEstimate */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              estimatedUsdc: string;
-              selectedWeek: number;
-              fundingWeekIndex: number | null;
-              feeWindowStart: string | null;
-              feeWindowEnd: string | null;
-              sources: {
-                protocolFeesWeek: string;
-                protocolIncentiveUsdc: string;
-                entries: string;
-              };
-            };
+            data: components["schemas"]["PrizePoolEstimate"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlFinal"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1135,6 +2117,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1146,6 +2134,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1157,6 +2150,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1174,51 +2173,51 @@ export interface operations {
    */
   getCompetitionWeeksByWeekPrizeTree: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The week index: 0 is the opening week */
         week: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PrizeTree */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              root: string | null;
-              /** @description StandardMerkleTree leaf types: ["uint256","address","uint256"] */
-              leafEncoding: string[];
-              totalUsdc: string;
-              /** @description the amount in micro-USDC (uint256) */
-              totalMicro: string;
-              /** @description one leaf [week, account, amountMicro] per paid winner with a wallet, in ladder order, then winners of earlier weeks paid here (carried) */
-              leaves: {
-                  /** @description checksummed address */
-                  account: string;
-                  amountUsdc: string;
-                  /** @description the amount in micro-USDC (uint256) */
-                  amountMicro: string;
-                  carriedUsdc: string;
-                  claimed: boolean;
-                }[];
-              awaitingWallet: ({
-                  userId: string;
-                  amountUsdc: string;
-                  paidInWeek: number | null;
-                })[];
-              carried: {
-                  fromWeek: number;
-                  userId: string;
-                  amountUsdc: string;
-                }[];
-            };
+            data: components["schemas"]["PrizeTree"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1230,6 +2229,11 @@ export interface operations {
       };
       /** @description Error envelope: WEEK_NOT_FINALIZED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1241,6 +2245,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1252,6 +2262,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1263,6 +2278,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1278,53 +2299,33 @@ export interface operations {
   postCompetitionFinalize: {
     parameters: {
       query: {
+        /** @description The ended week to finalize (weeks finalize in order) */
         week: number;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the FinalizeResult */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              week: number;
-              /** Format: date-time */
-              finalizedAt: string;
-              alreadyFinalized: boolean;
-              qualification: {
-                participants: number;
-                cutoffSp: number | null;
-                qualifiers: number;
-              };
-              champions: {
-                enabled: boolean;
-                participants: number;
-                cutoffSp: number | null;
-                retained: number;
-              };
-              prizes: ({
-                  rank: number;
-                  userId: string;
-                  wallet: string | null;
-                  competitiveSp: number;
-                  rankPct: number;
-                  splitAmong: number;
-                  amountUsdc: string;
-                })[];
-              pool: {
-                estimatedUsdc: string;
-                distributedUsdc: string;
-                undistributedUsdc: string;
-              };
-              nextWeekEligible: number;
-            };
+            data: components["schemas"]["FinalizeResult"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1336,6 +2337,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1347,6 +2353,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1358,6 +2369,11 @@ export interface operations {
       };
       /** @description Error envelope: WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, BETS_NOT_INDEXED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -1369,6 +2385,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1380,6 +2401,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1391,6 +2417,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1402,6 +2434,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1413,6 +2450,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1428,92 +2471,85 @@ export interface operations {
   putAdminEventsById: {
     parameters: {
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
+    /** @description An event and its odds: the whole event, created or replaced (its id is in the path) */
     requestBody: {
       content: {
-        "application/json": {
-          sport: string;
-          league: string;
-          homeTeam: string;
-          awayTeam: string;
-          /** Format: date-time */
-          kickoffAt: string;
-          warmup?: boolean;
-          status?: "scheduled" | "live" | "finished" | "cancelled";
-          markets: {
-              key: string;
-              outcomes: {
-                  key: string;
-                  label: string;
-                  odds: number;
-                }[];
-            }[];
-        };
+        /**
+         * @example {
+         *   "sport": "football",
+         *   "league": "EPL",
+         *   "homeTeam": "Arsenal",
+         *   "awayTeam": "Chelsea",
+         *   "kickoffAt": "2030-01-01T15:00:00Z",
+         *   "markets": [
+         *     {
+         *       "key": "1x2",
+         *       "outcomes": [
+         *         {
+         *           "key": "home",
+         *           "label": "Arsenal",
+         *           "odds": 2.15
+         *         },
+         *         {
+         *           "key": "draw",
+         *           "label": "Draw",
+         *           "odds": 3.4
+         *         },
+         *         {
+         *           "key": "away",
+         *           "label": "Chelsea",
+         *           "odds": 3.1
+         *         }
+         *       ]
+         *     }
+         *   ]
+         * }
+         */
+        "application/json": components["schemas"]["EventUpsert"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Event */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the Event */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1525,6 +2561,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1536,6 +2577,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1547,6 +2593,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1558,6 +2609,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1569,6 +2625,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1580,6 +2641,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1591,6 +2658,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1602,6 +2674,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1617,57 +2695,56 @@ export interface operations {
   postAdminSpTransactions: {
     requestBody: {
       content: {
-        "application/json": {
-          wallet?: string;
-          userId?: string;
-          type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-          amount: number;
-          eventId?: string;
-          externalId: string;
-        };
+        /**
+         * @example {
+         *   "wallet": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *   "type": "PREDICTION",
+         *   "amount": 250,
+         *   "eventId": "epl-1",
+         *   "externalId": "feed-2030-01-01-0001"
+         * }
+         */
+        "application/json": components["schemas"]["SpTransaction"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SpLedgerRow */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              userId: string;
-              /** @enum {string} */
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId: string | null;
-              externalId: string;
-              createdAt: string;
-            };
+            data: components["schemas"]["SpLedgerRow"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the SpLedgerRow */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              userId: string;
-              /** @enum {string} */
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId: string | null;
-              externalId: string;
-              createdAt: string;
-            };
+            data: components["schemas"]["SpLedgerRow"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1679,6 +2756,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1690,6 +2772,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1701,6 +2788,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1712,6 +2804,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1723,6 +2820,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1734,6 +2836,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1745,6 +2853,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1756,6 +2869,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1774,46 +2893,32 @@ export interface operations {
   postAdminSpTransactionsBatch: {
     requestBody: {
       content: {
-        "application/json": {
-          rows: ({
-              wallet?: string;
-              userId?: string;
-              type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-              amount: number;
-              eventId?: string;
-              externalId: string;
-            })[];
-        };
+        "application/json": components["schemas"]["SpTransactionBatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SpTransactionBatchResult */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              created: number;
-              results: ({
-                  created: boolean;
-                  row: {
-                    id: string;
-                    userId: string;
-                    /** @enum {string} */
-                    type: "PREDICTION" | "WARMUP_PREDICTION" | "ONCHAIN_PREDICTION" | "ONCHAIN_SP" | "REFERRAL" | "RAFFLE" | "ADJUSTMENT";
-                    amount: number;
-                    eventId: string | null;
-                    externalId: string;
-                    createdAt: string;
-                  };
-                })[];
-            };
+            data: components["schemas"]["SpTransactionBatchResult"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1825,6 +2930,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1836,6 +2946,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1847,6 +2962,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1858,6 +2978,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1869,6 +2994,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1880,6 +3010,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1891,6 +3027,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1902,6 +3043,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1917,50 +3064,47 @@ export interface operations {
   postAdminProtocolFees: {
     requestBody: {
       content: {
-        "application/json": {
-          txHash: string;
-          logIndex: number;
-          amountUsdc: string;
-          /** Format: date-time */
-          occurredAt: string;
-        };
+        "application/json": components["schemas"]["ProtocolFeeRecord"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ProtocolFee */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              txHash: string;
-              logIndex: number;
-              amountUsdc: string;
-              /** Format: date-time */
-              occurredAt: string;
-            };
+            data: components["schemas"]["ProtocolFee"];
           };
         };
       };
-      /** @description Default Response */
+      /** @description Created: `data` is the ProtocolFee */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              txHash: string;
-              logIndex: number;
-              amountUsdc: string;
-              /** Format: date-time */
-              occurredAt: string;
-            };
+            data: components["schemas"]["ProtocolFee"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1972,6 +3116,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1983,6 +3132,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -1994,6 +3148,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2005,6 +3164,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2016,6 +3180,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2027,6 +3197,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2038,6 +3213,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2053,60 +3234,39 @@ export interface operations {
   postAdminEventsByIdResult: {
     parameters: {
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
+    /** @description finished with the winning outcome of each market, or cancelled (every prediction void) */
     requestBody: {
       content: {
-        "application/json": {
-          /** @enum {string} */
-          status: "finished";
-          winningOutcome: string;
-          winningOutcomes?: {
-            [key: string]: string;
-          };
-        } | {
-          /** @enum {string} */
-          status: "cancelled";
-        };
+        "application/json": components["schemas"]["EventResult"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventSettlement */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              event: {
-                id: string;
-                sport: string;
-                league: string;
-                homeTeam: string;
-                awayTeam: string;
-                /** Format: date-time */
-                kickoffAt: string;
-                /** @enum {string} */
-                status: "scheduled" | "live" | "finished" | "cancelled";
-                warmup: boolean;
-                markets: {
-                    key: string;
-                    outcomes: {
-                        key: string;
-                        label: string;
-                        odds: number;
-                      }[];
-                  }[];
-              };
-              settled: number;
-              alreadySettled: boolean;
-            };
+            data: components["schemas"]["EventSettlement"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2118,6 +3278,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2129,6 +3294,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2140,6 +3310,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2151,6 +3326,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2162,6 +3342,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2173,6 +3358,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2184,6 +3374,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2195,6 +3391,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2206,6 +3407,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2221,33 +3428,32 @@ export interface operations {
   postAdminRaffleDraw: {
     requestBody: {
       content: {
-        "application/json": {
-          /** Format: date */
-          date: string;
-        };
+        "application/json": components["schemas"]["RaffleDrawRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the RaffleDraw */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              date: string;
-              seed: string;
-              eligibleCount: number;
-              winnerUserId: string | null;
-              prizeSp: number;
-              drawnAt: string;
-              alreadyDrawn: boolean;
-            };
+            data: components["schemas"]["RaffleDraw"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2259,6 +3465,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2270,6 +3481,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2281,6 +3497,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2292,6 +3513,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2303,6 +3529,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2314,6 +3545,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2325,6 +3562,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2336,6 +3578,191 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
+   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+   */
+  putAdminClock: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "now": "2030-01-01T17:00:00Z"
+         * }
+         */
+        "application/json": components["schemas"]["ClockSetting"];
+      };
+    };
+    responses: {
+      /** @description OK: `data` is the Clock */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Clock"];
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2351,18 +3778,17 @@ export interface operations {
   postAdminCli: {
     requestBody: {
       content: {
-        "application/json": {
-          argv: string[];
-          /** @description The content of each JSON file the arguments name, by the path given */
-          files?: {
-            [key: string]: unknown;
-          };
-        };
+        "application/json": components["schemas"]["CliCommand"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: Run one CLI command in this server (what `npm run cli` sends beside a running server) */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -2374,6 +3800,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2385,6 +3816,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2396,6 +3832,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2407,6 +3848,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2418,6 +3864,11 @@ export interface operations {
       };
       /** @description Error envelope: CONFLICT, WEEK_NOT_ENDED, PREVIOUS_WEEK_NOT_FINALIZED, FEES_NOT_INDEXED, BETS_NOT_INDEXED, WEEK_NOT_FINALIZED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -2429,6 +3880,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2440,6 +3896,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2451,6 +3912,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2462,6 +3929,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2473,6 +3945,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2488,49 +3966,60 @@ export interface operations {
   getAvailableEvents: {
     parameters: {
       query?: {
+        /** @description Only this sport, e.g. `football` */
         sport?: string;
+        /** @description Only this league, e.g. `EPL` */
         league?: string;
+        /** @description Only events kicking off at or after this instant */
         from?: string;
+        /** @description Only events kicking off before this instant */
         to?: string;
+        /** @description Events per page (default 20) */
         limit?: number;
+        /** @description The `nextCursor` of the previous page; omit for the first page */
         cursor?: string;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: ({
-                  id: string;
-                  sport: string;
-                  league: string;
-                  homeTeam: string;
-                  awayTeam: string;
-                  /** Format: date-time */
-                  kickoffAt: string;
-                  /** @enum {string} */
-                  status: "scheduled" | "live" | "finished" | "cancelled";
-                  warmup: boolean;
-                  markets: {
-                      key: string;
-                      outcomes: {
-                          key: string;
-                          label: string;
-                          odds: number;
-                        }[];
-                    }[];
-                })[];
-              nextCursor: string | null;
-            };
+            data: components["schemas"]["EventPage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2542,6 +4031,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2553,6 +4048,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2564,6 +4064,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2578,42 +4084,51 @@ export interface operations {
   /** One event */
   getEventsById: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Event */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              sport: string;
-              league: string;
-              homeTeam: string;
-              awayTeam: string;
-              /** Format: date-time */
-              kickoffAt: string;
-              /** @enum {string} */
-              status: "scheduled" | "live" | "finished" | "cancelled";
-              warmup: boolean;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["Event"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2625,6 +4140,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2636,6 +4156,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2647,6 +4173,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2658,6 +4189,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2672,34 +4209,51 @@ export interface operations {
   /** An event's current odds */
   getEventsByIdOdds: {
     parameters: {
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
+      };
       path: {
+        /** @description The event's id: 1–64 letters, digits, `_`, `.`, `:` or `-` (e.g. `epl-1`) */
         id: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the EventOdds */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              eventId: string;
-              updatedAt: string;
-              markets: {
-                  key: string;
-                  outcomes: {
-                      key: string;
-                      label: string;
-                      odds: number;
-                    }[];
-                }[];
-            };
+            data: components["schemas"]["EventOdds"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2711,6 +4265,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2722,6 +4281,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2733,6 +4298,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2744,6 +4314,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2759,34 +4335,52 @@ export interface operations {
   getLeaderboard: {
     parameters: {
       query?: {
+        /** @description Rows to skip from rank 1 (default 0) */
         offset?: number;
+        /** @description Rows per page (default 50) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimePage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              total: number;
-              offset: number;
-              limit: number;
-              rows: ({
-                  rank: number | null;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  totalSp: number;
-                })[];
-            };
+            data: components["schemas"]["AllTimePage"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2798,6 +4392,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2809,6 +4409,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2820,6 +4425,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2835,28 +4446,33 @@ export interface operations {
   getLeaderboardUserRow: {
     parameters: {
       query?: {
+        /** @description Whose row; default the signed-in player's */
         userId?: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimeRow */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              rank: number | null;
-              userId: string;
-              displayName: string;
-              wallet: string | null;
-              totalSp: number;
-            };
+            data: components["schemas"]["AllTimeRow"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2868,6 +4484,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2879,6 +4500,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2890,6 +4516,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2901,6 +4533,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2912,6 +4549,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2927,30 +4570,50 @@ export interface operations {
   getLeaderboardTopPoints: {
     parameters: {
       query?: {
+        /** @description How many players from the top (default 10) */
         limit?: number;
+      };
+      header?: {
+        "if-none-match"?: components["parameters"]["IfNoneMatch"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the AllTimeTop */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              rows: ({
-                  rank: number | null;
-                  userId: string;
-                  displayName: string;
-                  wallet: string | null;
-                  totalSp: number;
-                })[];
-            };
+            data: components["schemas"]["AllTimeTop"];
           };
+        };
+      };
+      /** @description Not Modified: the answer is still the one whose ETag the request sent in If-None-Match (no body) */
+      304: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          etag: components["headers"]["ETag"];
+          "cache-control": components["headers"]["CacheControlRevalidate"];
+        };
+        content: {
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2962,6 +4625,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2973,6 +4642,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2984,6 +4658,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -2998,54 +4678,28 @@ export interface operations {
   /** My statistics */
   getUserProfileStats: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ProfileStats */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              user: {
-                id: string;
-                displayName: string;
-                wallet: string | null;
-              };
-              totalSp: number;
-              spByType: {
-                PREDICTION: number;
-                WARMUP_PREDICTION: number;
-                ONCHAIN_PREDICTION: number;
-                ONCHAIN_SP: number;
-                REFERRAL: number;
-                RAFFLE: number;
-                ADJUSTMENT: number;
-              };
-              predictions: {
-                total: number;
-                won: number;
-                lost: number;
-                pending: number;
-                void: number;
-              };
-              winRate: number;
-              currentStreak: number;
-              bestStreak: number;
-              creditsBalance: number;
-              usdcStaked: string;
-              usdcWon: string;
-              allTimeRank: number | null;
-              week: {
-                week: number;
-                competitiveSp: number;
-                qualificationRank: number | null;
-                championsRank: number | null;
-              };
-            };
+            data: components["schemas"]["ProfileStats"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3057,6 +4711,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3068,6 +4728,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3079,6 +4744,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3093,30 +4764,28 @@ export interface operations {
   /** My referral code and referees */
   getReferrals: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the Referrals */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              code: string;
-              referredCount: number;
-              pendingRewardSp: number;
-              redeemedRewardSp: number;
-              referees: ({
-                  userId: string;
-                  displayName: string;
-                  /** Format: date-time */
-                  joinedAt: string;
-                  status: "waiting" | "redeemable" | "redeemed";
-                })[];
-            };
+            data: components["schemas"]["Referrals"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3128,6 +4797,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3139,6 +4814,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3150,6 +4830,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3164,21 +4850,28 @@ export interface operations {
   /** Redeem my pending referral rewards as SP */
   postReferrals: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ReferralRedemption */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              redeemedSp: number;
-              redeemedCount: number;
-            };
+            data: components["schemas"]["ReferralRedemption"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3190,6 +4883,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3201,6 +4899,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3212,6 +4915,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3223,6 +4931,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3234,6 +4947,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3245,6 +4964,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3256,6 +4980,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3270,24 +5000,29 @@ export interface operations {
   /** Today's raffle and whether I am in it */
   getDailyRaffle: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyRaffle */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              date: string;
-              eligible: boolean;
-              reason: string | null;
-              /** Format: date-time */
-              drawAt: string;
-            };
+            data: components["schemas"]["DailyRaffle"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3299,6 +5034,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3310,6 +5050,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3324,24 +5070,28 @@ export interface operations {
   /** My daily free credits: balance, amount, next claim */
   getReclaimInfo: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyCreditsInfo */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              balance: number;
-              amount: number;
-              claimable: boolean;
-              /** Format: date-time */
-              nextClaimAt: string;
-            };
+            data: components["schemas"]["DailyCreditsInfo"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3353,6 +5103,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3364,6 +5120,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3375,6 +5136,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3389,23 +5156,28 @@ export interface operations {
   /** Claim today's free credits */
   postReclaim: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the DailyCreditsClaim */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              amount: number;
-              balance: number;
-              /** Format: date-time */
-              nextClaimAt: string;
-            };
+            data: components["schemas"]["DailyCreditsClaim"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3417,6 +5189,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3428,6 +5205,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3439,6 +5221,11 @@ export interface operations {
       };
       /** @description Error envelope: ALREADY_CLAIMED */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3450,6 +5237,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3461,6 +5253,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3472,6 +5269,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3483,6 +5286,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3494,6 +5302,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3509,57 +5323,47 @@ export interface operations {
   postPred2earnBetPlaced: {
     parameters: {
       header?: {
+        /** @description One key per bet attempt: a retry with the same key returns the first bet instead of placing another */
         "idempotency-key"?: string;
       };
     };
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-          stake: number;
-          expectedOdds?: number;
-        };
+        /**
+         * @example {
+         *   "eventId": "epl-1",
+         *   "market": "1x2",
+         *   "outcome": "home",
+         *   "stake": 100,
+         *   "expectedOdds": 2.15
+         * }
+         */
+        "application/json": components["schemas"]["BetRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: `data` is the BetPlaced */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              prediction: {
-                id: string;
-                /** @enum {integer} */
-                version: 1 | 2;
-                eventId: string;
-                market: string;
-                outcome: string;
-                odds: number;
-                stake?: number;
-                stakeUsdc?: string;
-                /** @enum {string} */
-                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                payout?: number | null;
-                payoutUsdc?: string | null;
-                claimed: boolean;
-                placedAt: string;
-                settledAt: string | null;
-                txHash?: string;
-                chainId?: number;
-                rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
-                rejectMessage?: string | null;
-              };
-              balance: number;
-            };
+            data: components["schemas"]["BetPlaced"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3571,6 +5375,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3582,6 +5391,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3593,6 +5407,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3604,6 +5423,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, ODDS_CHANGED, INSUFFICIENT_CREDITS, CONFLICT */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3615,6 +5439,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3626,6 +5455,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3637,6 +5471,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3648,6 +5488,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3659,6 +5504,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3677,52 +5528,32 @@ export interface operations {
   postPred2earnQuote: {
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-        };
+        "application/json": components["schemas"]["QuoteRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the SignedQuote */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              eventId: string;
-              market: string;
-              outcome: string;
-              /** @description decimal odds of the quote */
-              odds: number;
-              /** @description the last instant a block may carry for the bet (before kickoff) */
-              expiresAt: string;
-              chainId: number;
-              /** @description the betting contract (checksummed): the EIP-712 verifying contract */
-              contract: string;
-              /** @description the first argument of placeBet(quote, signature, amount) */
-              quote: {
-                /** @description the signed-in wallet (checksummed): only it can place the bet */
-                bettor: string;
-                /** @description keccak256(utf8("<eventId>/<market>")) */
-                marketId: string;
-                /** @description index of the outcome in its market */
-                outcome: number;
-                /** @description odds in thousandths (uint256) */
-                odds: string;
-                /** @description unix seconds (uint256) */
-                expiry: string;
-              };
-              /** @description EIP-712 signature of the odds signer */
-              signature: string;
-            };
+            data: components["schemas"]["SignedQuote"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3734,6 +5565,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3745,6 +5581,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3756,6 +5597,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3767,6 +5613,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, QUOTES_UNAVAILABLE */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3778,6 +5629,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3789,6 +5645,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3800,6 +5661,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3811,6 +5678,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3822,6 +5694,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3837,58 +5715,38 @@ export interface operations {
   postPred2earnBetPlacedV2: {
     parameters: {
       header?: {
+        /** @description One key per bet attempt: a retry with the same key returns the first bet instead of placing another */
         "idempotency-key"?: string;
       };
     };
     requestBody: {
       content: {
-        "application/json": {
-          eventId: string;
-          market: string;
-          outcome: string;
-          stakeUsdc: string;
-          odds: number;
-          txHash: string;
-          chainId: number;
-        };
+        "application/json": components["schemas"]["OnchainBetReport"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: `data` is the OnchainBetReported */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              prediction: {
-                id: string;
-                /** @enum {integer} */
-                version: 1 | 2;
-                eventId: string;
-                market: string;
-                outcome: string;
-                odds: number;
-                stake?: number;
-                stakeUsdc?: string;
-                /** @enum {string} */
-                status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                payout?: number | null;
-                payoutUsdc?: string | null;
-                claimed: boolean;
-                placedAt: string;
-                settledAt: string | null;
-                txHash?: string;
-                chainId?: number;
-                rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
-                rejectMessage?: string | null;
-              };
-            };
+            data: components["schemas"]["OnchainBetReported"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3900,6 +5758,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3911,6 +5774,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3922,6 +5790,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND, BET_NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3933,6 +5806,11 @@ export interface operations {
       };
       /** @description Error envelope: EVENT_CLOSED, CONFLICT, BET_MISMATCH */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -3944,6 +5822,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3955,6 +5838,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3966,6 +5854,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3977,6 +5871,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -3988,6 +5887,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4006,49 +5911,37 @@ export interface operations {
   postPred2earnClaimPayout: {
     requestBody: {
       content: {
-        "application/json": {
-          predictionId: string;
-        };
+        /**
+         * @example {
+         *   "predictionId": "1"
+         * }
+         */
+        "application/json": components["schemas"]["ClaimRequest"];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ClaimAnswer */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              predictionId: string;
-              /** @description credits paid (version 1) */
-              payout?: number;
-              payoutUsdc?: string;
-              /** Format: date-time */
-              claimedAt: string;
-              /** @description the credits balance after the claim */
-              balance: number;
-            } | {
-              predictionId: string;
-              /** @description where the USDC goes: the bettor's wallet (checksummed) */
-              account: string;
-              /** @description micro-USDC (uint256) */
-              amountMicro: string;
-              amountUsdc: string;
-              /** @description the bet's quote digest: the contract pays a nonce once */
-              nonce: string;
-              /** @description unix seconds (uint256): the last block timestamp the voucher can be used at */
-              deadline: string;
-              /** @description EIP-712 signature of the payout signer */
-              signature: string;
-              chainId: number;
-              /** @description the betting contract that pays (checksummed) */
-              contract: string;
-            };
+            data: components["schemas"]["ClaimAnswer"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4060,6 +5953,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4071,6 +5969,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4082,6 +5985,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4093,6 +6001,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_CLAIMABLE, ALREADY_CLAIMED, INSUFFICIENT_LIQUIDITY */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {integer} */
@@ -4104,6 +6017,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4115,6 +6033,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4126,6 +6049,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4137,6 +6066,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4148,6 +6082,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4163,69 +6103,37 @@ export interface operations {
   getUserPredictions: {
     parameters: {
       query?: {
+        /** @description Only predictions in this status */
         status?: "pending" | "open" | "won" | "lost" | "void" | "rejected";
+        /** @description Predictions per page (default 20) */
         limit?: number;
+        /** @description The `nextCursor` of the previous page; omit for the first page */
         cursor?: string;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PredictionPage */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: (({
-                  id: string;
-                  /** @enum {integer} */
-                  version: 1 | 2;
-                  eventId: string;
-                  market: string;
-                  outcome: string;
-                  odds: number;
-                  stake?: number;
-                  stakeUsdc?: string;
-                  /** @enum {string} */
-                  status: "pending" | "open" | "won" | "lost" | "void" | "rejected";
-                  payout?: number | null;
-                  payoutUsdc?: string | null;
-                  claimed: boolean;
-                  placedAt: string;
-                  settledAt: string | null;
-                  txHash?: string;
-                  chainId?: number;
-                  rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
-                  rejectMessage?: string | null;
-                }) & ({
-                  event: {
-                    id: string;
-                    sport: string;
-                    league: string;
-                    homeTeam: string;
-                    awayTeam: string;
-                    /** Format: date-time */
-                    kickoffAt: string;
-                    /** @enum {string} */
-                    status: "scheduled" | "live" | "finished" | "cancelled";
-                    warmup: boolean;
-                    markets: {
-                        key: string;
-                        outcomes: {
-                            key: string;
-                            label: string;
-                            odds: number;
-                          }[];
-                      }[];
-                  };
-                }))[];
-              nextCursor: string | null;
-            };
+            data: components["schemas"]["PredictionPage"];
           };
         };
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4237,6 +6145,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4248,6 +6161,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4259,6 +6178,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4270,6 +6194,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4284,53 +6214,28 @@ export interface operations {
   /** The betting contract's balance against what it owes, vouchers against payouts, orphaned claims */
   getAdminReconcile: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the PayoutReconciliation */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              chainId: number;
-              /** @description the betting contract (checksummed) */
-              contract: string;
-              balanceUsdc: string;
-              /** @description what the contract owes: unpaid won and void bets' payouts, rejected bets' stakes */
-              liabilities: {
-                bets: number;
-                amountUsdc: string;
-              };
-              /** @description the balance covers the liabilities; claims are refused otherwise */
-              solvent: boolean;
-              shortfallUsdc: string;
-              /** @description vouchers signed, and payouts the contract made (PayoutClaimed logs on final blocks) */
-              vouchers: {
-                issued: number;
-                issuedUsdc: string;
-                paid: number;
-                paidUsdc: string;
-              };
-              /** @description bets a voucher was signed for, then removed from the chain by a reorganisation: never paid again */
-              orphanedClaims: ({
-                  predictionId: string;
-                  userId: string;
-                  /** @description where the voucher pays (checksummed) */
-                  account: string;
-                  /** @description the bet's quote digest */
-                  nonce: string;
-                  amountUsdc: string;
-                  /** Format: date-time */
-                  voucherIssuedAt: string;
-                  /** Format: date-time */
-                  orphanedAt: string;
-                  paidAt: string | null;
-                })[];
-            };
+            data: components["schemas"]["PayoutReconciliation"];
           };
         };
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4342,6 +6247,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYOUTS_UNAVAILABLE */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4353,6 +6263,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4364,6 +6280,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4375,6 +6296,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4392,31 +6319,29 @@ export interface operations {
    */
   getChainInfo: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: `data` is the ChainInfo */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              chainId: number | null;
-              bettingContract: string | null;
-              usdc: string | null;
-              oddsSigner: string | null;
-              payoutSigner: string | null;
-              /** @description how long a quote lasts (never past kickoff) */
-              quoteTtlSeconds: number;
-              /** @description confirmations before a bet or fee counts */
-              confirmations: number;
-              prizeDistributorAddress: string | null;
-              /** @description finalized: also waits for the node's finalized block where it serves one */
-              finality: "finalized" | "confirmations";
-            };
+            data: components["schemas"]["ChainInfo"];
           };
         };
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4428,6 +6353,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4439,6 +6369,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */

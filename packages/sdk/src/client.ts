@@ -1,0 +1,122 @@
+/**
+ * The typed client: openapi-fetch over the types generated from the service's OpenAPI document (api-types.ts),
+ * so every path, parameter, body, answer and error code is checked by the compiler.
+ *
+ * The session is the `session` cookie a sign-in sets. A browser keeps and sends it by itself (the client asks for
+ * `credentials: "include"`, so it also works cross-origin from an APP_ORIGINS page). Outside a browser (Node, Bun,
+ * Deno) nothing keeps cookies, so the client does: it stores the cookie a sign-in sets in `sp.session`, sends it
+ * with every request, and forgets it when the server clears it (sign-out). A browser hides `set-cookie` from
+ * scripts and refuses a script-set `cookie` header, so there the store stays empty and harmless.
+ */
+import createClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
+import type { components, paths } from "./api-types.js";
+
+export type { components, paths };
+
+/** The session cookie, as sent (`session=…`), or null when signed out. */
+export interface SessionStore {
+  cookie: string | null;
+}
+
+export interface SpClient extends Client<paths> {
+  /** The server, as given (absolute, or "" / relative in a page of the same origin). */
+  readonly baseUrl: string;
+  /** The session this client sends outside a browser (see the top of this file); set it to resume one. */
+  readonly session: SessionStore;
+}
+
+export interface SpClientOptions extends Omit<ClientOptions, "baseUrl"> {
+  /** The server, e.g. `http://localhost:3000`; "" (the default) in a page served by the service itself. */
+  baseUrl?: string;
+  /** A session cookie saved from an earlier sign-in (`sp.session.cookie`), to resume it. */
+  session?: string | null;
+}
+
+const SESSION = "session";
+
+/** The session cookie a `set-cookie` header sets, `null` when it clears it, `undefined` when it is another. */
+export function sessionFromSetCookie(header: string): string | null | undefined {
+  const [pair = "", ...attributes] = header.split(";");
+  const eq = pair.indexOf("=");
+  if (eq < 0 || pair.slice(0, eq).trim() !== SESSION) return undefined;
+  const value = pair.slice(eq + 1).trim();
+  const expired = attributes.some((a) => {
+    const [name = "", v = ""] = a.split("=").map((x) => x.trim());
+    if (name.toLowerCase() === "max-age") return Number(v) <= 0;
+    if (name.toLowerCase() === "expires") return Date.parse(v) <= Date.now();
+    return false;
+  });
+  return value === "" || expired ? null : `${SESSION}=${value}`;
+}
+
+function sessionMiddleware(store: SessionStore): Middleware {
+  return {
+    onRequest({ request }) {
+      if (store.cookie !== null && !request.headers.has("cookie"))
+        request.headers.set("cookie", store.cookie);
+      return request;
+    },
+    onResponse({ response }) {
+      for (const header of response.headers.getSetCookie?.() ?? []) {
+        const session = sessionFromSetCookie(header);
+        if (session !== undefined) store.cookie = session;
+      }
+      return response;
+    },
+  };
+}
+
+/** A client of the service at `baseUrl`: `sp.GET("/api/events/{id}", { params: { path: { id } } })`, … */
+export function createSpClient(options: SpClientOptions = {}): SpClient {
+  const { session = null, baseUrl = "", ...rest } = options;
+  const client = createClient<paths>({ credentials: "include", ...rest, baseUrl });
+  const store: SessionStore = { cookie: session };
+  client.use(sessionMiddleware(store));
+  return Object.assign(client, { baseUrl, session: store });
+}
+
+/** The error envelope of the service (SPEC): `{success: false, error, status, code, details?}`. */
+export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
+export type ErrorCode = ErrorEnvelope["code"];
+
+function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "success" in value &&
+    value.success === false &&
+    "code" in value &&
+    typeof value.code === "string" &&
+    "error" in value &&
+    typeof value.error === "string"
+  );
+}
+
+/** A refused call: the envelope's code, status, message and details (or the bare HTTP status of a non-API answer). */
+export class SpApiError extends Error {
+  readonly status: number;
+  /** The envelope's code; `HTTP_ERROR` when the answer was not the service's envelope (a proxy's page). */
+  readonly code: ErrorCode | "HTTP_ERROR";
+  readonly details: unknown;
+
+  constructor(response: Response, body: unknown) {
+    const envelope = isErrorEnvelope(body) ? body : null;
+    super(envelope ? envelope.error : `HTTP ${response.status} ${response.statusText}`.trim());
+    this.name = "SpApiError";
+    this.status = response.status;
+    this.code = envelope ? envelope.code : "HTTP_ERROR";
+    this.details = envelope?.details;
+  }
+}
+
+/**
+ * The `data` of a call's success envelope, or a thrown SpApiError: `const event = await ok(sp.GET(…))`.
+ * Every answer of the service is enveloped, so this is the one unwrapping a client needs.
+ */
+export async function ok<T>(
+  call: Promise<{ data?: { success: true; data: T }; error?: unknown; response: Response }>,
+): Promise<T> {
+  const { data, error, response } = await call;
+  if (data === undefined) throw new SpApiError(response, error);
+  return data.data;
+}
