@@ -1,8 +1,10 @@
 /**
  * Finalizes week W once: snapshots both ladders, pays the Champions prizes from the week's pool, stores their
  * Merkle tree (prize-tree.ts) and who may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
- * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
+ * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`. The finalizing
+ * transaction also records the `week.finalized` domain event (src/domain-events/), so it is announced exactly once.
  */
+import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { findDisplayInfo } from "../users/users.js";
 import { isChampionsEnabled, weekBounds } from "./calendar.js";
@@ -10,6 +12,7 @@ import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
 import { prizeTreeOf } from "./get-prize-tree.js";
+import { presentWeekFinalized } from "./presenters.js";
 import { insertPrizeTree } from "./prize-tree.repository.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
@@ -119,7 +122,18 @@ async function finalizeOnce(
     await completeFinalization(tx, result);
     // The week's prize list, plus earlier prizes whose winner has linked a wallet since, as a Merkle tree over the
     // wallets as they stand now; stored once.
-    await insertPrizeTree(tx, await prizeTreeOf(tx, week, split.prizes));
+    const tree = await prizeTreeOf(tx, week, split.prizes);
+    await insertPrizeTree(tx, tree);
+    const users = await findDisplayInfo(
+      tx,
+      result.prizes.map((p) => p.userId),
+    );
+    const wallets = new Map(result.prizes.map((p) => [p.userId, users.get(p.userId)?.wallet ?? null]));
+    // Announced in the transaction that finalizes: exactly once, whichever path finalized.
+    await recordDomainEvent(tx, {
+      type: "week.finalized",
+      payload: presentWeekFinalized(result, wallets, tree.root),
+    });
     return { result, alreadyFinalized: false };
   });
 }

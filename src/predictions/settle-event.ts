@@ -7,6 +7,11 @@ import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
+import {
+  type NewDomainEvent,
+  recordDomainEvent,
+  recordDomainEvents,
+} from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
@@ -16,6 +21,7 @@ import {
   type PredictionRow,
   type SettledValues,
 } from "./predictions.repository.js";
+import { presentEventSettled, presentPredictionSettled } from "./presenters.js";
 import {
   creditsPayout,
   creditsPredictionSp,
@@ -84,17 +90,24 @@ export async function settlePredictions(
 ): Promise<void> {
   const settled: SettledValues[] = [];
   const awards: NewSpEntry[] = [];
+  const announced: NewDomainEvent[] = [];
   for (const p of open) {
     const status = settledStatus(p, result);
     const v1 = p.version === 1;
     const sp = v1
       ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
       : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
-    settled.push({
+    const values: SettledValues = {
       id: p.id,
       status,
       payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
       payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
+    };
+    settled.push(values);
+    announced.push({
+      type: "prediction.settled",
+      payload: presentPredictionSettled(p, values),
+      userId: p.userId,
     });
     if (sp > 0) {
       awards.push({
@@ -108,6 +121,7 @@ export async function settlePredictions(
   }
   await markSettled(tx, settled, now);
   await appendSpEntries(tx, deps.season, awards);
+  await recordDomainEvents(tx, announced);
 }
 
 export async function settleEvent(
@@ -126,6 +140,15 @@ export async function settleEvent(
     const updated = await updateEvent(tx, event.id, { result, status: result.status, updatedAt: now });
     const open = await lockOpenPredictionsOfEvent(tx, event.id);
     await settlePredictions(tx, deps, open, event, result, now);
+    await recordDomainEvent(tx, {
+      type: "event.settled",
+      payload: presentEventSettled({
+        eventId: event.id,
+        status: result.status,
+        winningOutcome: input.result.status === "finished" ? input.result.winningOutcome : null,
+        settledAt: now,
+      }),
+    });
     return { event: updated, settled: open.length, alreadySettled: false };
   });
 }
