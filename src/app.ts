@@ -16,9 +16,11 @@ import {
   prizeDistributorOf,
   quoteDeps,
 } from "./chain/chain-deps.js";
+import { configuredIndexers, indexerLags } from "./chain/indexer-health.js";
 import { chainRoutes } from "./chain/routes.js";
 import { cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
+import { lastFinalizedWeek } from "./competition/auto-finalize.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
 import { RankCache } from "./competition/rank-cache/rank-cache.js";
@@ -41,6 +43,7 @@ import { leaderboardRoutes } from "./leaderboard/routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -74,11 +77,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEnvelope(app);
   registerShutdownGate(app);
   await registerSecurityHeaders(app, { production: config.env === "production" });
-  registerMetrics(app);
-  await registerOpenApi(app);
-
   const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
   const db = database.db;
+  registerMetrics(app, {
+    token: config.metricsToken,
+    lastFinalizedWeek: () => lastFinalizedWeek({ db }),
+    indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
+  });
+  await registerOpenApi(app);
+
   const secureCookie = config.env === "production";
   const auth: AuthDeps = {
     db,
@@ -122,6 +129,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(cliRoutes, { ctx: { database, config, clock } });
+  await app.register(webhookRoutes, {
+    deps: { db, requirePublicHttps: config.env === "production" },
+    adminToken: config.adminToken,
+  });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

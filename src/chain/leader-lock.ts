@@ -20,7 +20,12 @@ export interface LeaderLock {
 }
 
 /** Advisory lock keys, beside the migration lock (727_001) of db/client.ts. */
-export const LOCK_KEYS = { feeIndexer: 727_002, betIndexer: 727_003, prizeClaimIndexer: 727_004 } as const;
+export const LOCK_KEYS = {
+  feeIndexer: 727_002,
+  betIndexer: 727_003,
+  prizeClaimIndexer: 727_004,
+  autoFinalize: 727_005,
+} as const;
 
 export function postgresLeaderLock(databaseUrl: string, key: number): LeaderLock {
   let client: pg.Client | null = null;

@@ -1,6 +1,7 @@
 /** What the competition use cases run with; the app and the CLI build it from the configuration. */
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
+import type { OpLog } from "../shared/op-log.js";
 import type { Season } from "./calendar.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
 
@@ -18,4 +19,6 @@ export interface CompetitionDeps {
   feesIndexedThrough?: (() => Promise<Date | null>) | null;
   /** The prize distributor whose PrizeClaimed logs say a prize is claimed; null or absent: none configured. */
   prizeDistributor?: { chainId: number; contract: string } | null;
+  /** Where finalize writes its one outcome line; absent: nowhere (CLI, tests). */
+  log?: OpLog;
 }

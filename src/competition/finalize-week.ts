@@ -6,6 +6,8 @@
  */
 import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
+import { finalizeDurationSeconds } from "../metrics/app-metrics.js";
+import { elapsedMs } from "../shared/op-log.js";
 import { findDisplayInfo } from "../users/users.js";
 import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
@@ -34,7 +36,37 @@ export interface FinalizeOutcome {
   wallets: Map<string, string | null>;
 }
 
+/**
+ * Finalizes week W (see the file's contract), timed: a finalization that finalized is observed in
+ * `app_finalize_duration_seconds`; every call logs one line `{op: "finalize", week, outcome, durationMs}` to
+ * `deps.log` (outcome `finalized`, `already-finalized`, or the error code).
+ */
 export async function finalizeWeek(deps: CompetitionDeps, input: { week: number }): Promise<FinalizeOutcome> {
+  const startedAt = performance.now();
+  try {
+    const outcome = await finalizeOrServe(deps, input);
+    const durationMs = elapsedMs(startedAt);
+    if (!outcome.alreadyFinalized) finalizeDurationSeconds.observe(durationMs / 1000);
+    deps.log?.info(
+      {
+        op: "finalize",
+        week: input.week,
+        outcome: outcome.alreadyFinalized ? "already-finalized" : "finalized",
+        durationMs,
+      },
+      "finalize",
+    );
+    return outcome;
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : "INTERNAL";
+    const line = { op: "finalize", week: input.week, outcome: code, durationMs: elapsedMs(startedAt) };
+    if (err instanceof AppError && err.status < 500) deps.log?.info(line, "finalize");
+    else deps.log?.error({ ...line, err }, "finalize");
+    throw err;
+  }
+}
+
+async function finalizeOrServe(deps: CompetitionDeps, input: { week: number }): Promise<FinalizeOutcome> {
   const stored = await findWeekResult(deps.db, input.week);
   const { result, alreadyFinalized } = stored
     ? { result: stored, alreadyFinalized: true }

@@ -2,6 +2,7 @@
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
+import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;
@@ -9,6 +10,7 @@ export type NewPrediction = typeof predictions.$inferInsert;
 /** Inserts a prediction; null when its idempotency key (per user and version) or txHash is already taken. */
 export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<PredictionRow | null> {
   const [row] = await tx.insert(predictions).values(values).onConflictDoNothing().returning();
+  if (row) betsTotal.inc({ version: String(row.version), status: row.status });
   return row ?? null;
 }
 
@@ -165,6 +167,8 @@ export interface SettledValues {
 /** Marks open predictions settled, all in one statement (one that is no longer open is left alone). */
 export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: Date): Promise<void> {
   if (settled.length === 0) return;
+  // The rows are locked open by this transaction (lockOpenPredictionsOfEvent): each is settled here.
+  settlementsTotal.inc(settled.length);
   const nullable = (v: number | bigint | null) => (v === null ? null : String(v));
   await tx.execute(sql`
     update predictions p

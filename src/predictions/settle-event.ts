@@ -1,7 +1,8 @@
 /**
  * Settles an event once: stores its result and settles every open prediction (won / lost / void), writing the
  * SP they earn to the ledger with the event id, so the ladders count them by kickoff. The same result again
- * changes nothing; a different one after settlement is a 409.
+ * changes nothing; a different one after settlement is a 409. The same transaction records the domain events
+ * (src/domain-events/): `event.settled`, and one `prediction.settled` per prediction it settles.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
@@ -15,6 +16,7 @@ import {
 import { AppError } from "../errors.js";
 import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
+import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import {
   lockOpenPredictionsOfEvent,
   markSettled,
@@ -38,6 +40,8 @@ export interface SettleDeps {
   clock: Clock;
   season: Season;
   spPerUsdc: number;
+  /** Where settleEvent writes its one outcome line; absent: nowhere (CLI, tests). */
+  outcomeLog?: OpLog;
 }
 
 export type ResultInput =
@@ -124,7 +128,38 @@ export async function settlePredictions(
   await recordDomainEvents(tx, announced);
 }
 
+/**
+ * Settles an event (see the file's contract) and logs one line `{op: "settle", eventId, outcome, settled,
+ * durationMs}` to `deps.outcomeLog` (outcome `settled`, `already-settled` or the error code).
+ */
 export async function settleEvent(
+  deps: SettleDeps,
+  input: { eventId: string; result: ResultInput },
+): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
+  const startedAt = performance.now();
+  try {
+    const done = await settleOnce(deps, input);
+    deps.outcomeLog?.info(
+      {
+        op: "settle",
+        eventId: input.eventId,
+        outcome: done.alreadySettled ? "already-settled" : "settled",
+        settled: done.settled,
+        durationMs: elapsedMs(startedAt),
+      },
+      "settle",
+    );
+    return done;
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : "INTERNAL";
+    const line = { op: "settle", eventId: input.eventId, outcome: code, durationMs: elapsedMs(startedAt) };
+    if (err instanceof AppError && err.status < 500) deps.outcomeLog?.info(line, "settle");
+    else deps.outcomeLog?.error({ ...line, err }, "settle");
+    throw err;
+  }
+}
+
+async function settleOnce(
   deps: SettleDeps,
   input: { eventId: string; result: ResultInput },
 ): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
