@@ -29,10 +29,11 @@ for (const [net, prefix] of [
 ] as const) {
   blocked.addSubnet(net, prefix, "ipv4");
 }
+// IPv4-mapped addresses (::ffff:0:0/96) are judged by the IPv4 rules in isPublicAddress: BlockList would apply a
+// mapped subnet to every IPv4 address.
 for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96],
   ["64:ff9b::", 96],
   ["100::", 64],
   ["2001::", 23],
