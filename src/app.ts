@@ -1,7 +1,7 @@
 /**
  * buildApp(deps) → the Fastify instance with every plugin and route. The server and the tests build the same app.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { oidcVerifier } from "./auth/oidc.js";
@@ -34,6 +34,7 @@ import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
+import { registerRequestLog, requestIdOf } from "./http/request-log.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { registerSession } from "./http/session.js";
 import { registerShutdownGate } from "./http/shutdown.js";
@@ -51,6 +52,8 @@ export interface AppDeps {
   clock: AdjustableClock;
   /** Shared store for rate-limit counters; null keeps them in process memory. */
   redis?: Redis | null;
+  /** Where log lines go (JSON lines); default stdout. Tests read them from here. */
+  logStream?: { write(line: string): void };
 }
 
 declare module "fastify" {
@@ -63,7 +66,11 @@ declare module "fastify" {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    // Our own request id and one line per request (http/request-log.ts) instead of Fastify's two.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     trustProxy: false,
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
@@ -75,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app);
 
   registerEnvelope(app);
+  registerRequestLog(app);
   registerShutdownGate(app);
   await registerSecurityHeaders(app, { production: config.env === "production" });
   const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
@@ -111,7 +119,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerSession(app, { auth, appOrigins: config.appOrigins, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
-  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(healthRoutes, {
+    ping: database.ping,
+    redisPing: deps.redis ? () => deps.redis!.ping() : null,
+    indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
+    maxLagSeconds: config.indexerMaxLagSeconds,
+  });
   if (config.benchCeiling) await app.register(benchCeilingRoute);
   await app.register(authRoutes, { auth, providers: signInProviders(config), secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });

@@ -54,26 +54,17 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { t
       },
     });
   }
-  const readLags = opts.indexerLags;
-  if (readLags) {
-    // One database read serves both gauges of a scrape (they are collected one after the other).
-    let pending: Promise<IndexerLag[] | null> | null = null;
-    const lags = () => {
-      pending ??= readLags()
-        .catch(() => null)
-        .finally(() => setTimeout(() => (pending = null), 0));
-      return pending;
-    };
+  // Read once per scrape by the /metrics handler, before the registry collects both lag gauges from it.
+  let lags: IndexerLag[] = [];
+  if (opts.indexerLags) {
     new Gauge({
       name: "app_indexer_lag_blocks",
       help: "Final blocks a chain indexer has not indexed yet, as of its last check",
       labelNames: ["indexer"] as const,
       registers: [registry],
-      async collect() {
+      collect() {
         this.reset();
-        for (const l of (await lags()) ?? []) {
-          if (l.lagBlocks !== null) this.set({ indexer: l.indexer }, l.lagBlocks);
-        }
+        for (const l of lags) if (l.lagBlocks !== null) this.set({ indexer: l.indexer }, l.lagBlocks);
       },
     });
     new Gauge({
@@ -81,11 +72,9 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { t
       help: "Seconds since the instant a chain indexer's records are known complete through",
       labelNames: ["indexer"] as const,
       registers: [registry],
-      async collect() {
+      collect() {
         this.reset();
-        for (const l of (await lags()) ?? []) {
-          if (l.lagSeconds !== null) this.set({ indexer: l.indexer }, l.lagSeconds);
-        }
+        for (const l of lags) if (l.lagSeconds !== null) this.set({ indexer: l.indexer }, l.lagSeconds);
       },
     });
   }
@@ -113,6 +102,7 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { t
       },
     },
     async (_request, reply) => {
+      lags = (await opts.indexerLags?.().catch(() => null)) ?? [];
       reply.header("content-type", registry.contentType);
       return registry.metrics();
     },
