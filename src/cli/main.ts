@@ -6,11 +6,14 @@
  * Beside a running server on the same embedded DATA_DIR (which has one writer), the command is sent to that
  * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves.
  */
+
+import { resolve } from "node:path";
 import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
 import { databaseOptions, openDatabase } from "../db/client.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { type ParsedCommand, parseCommandLine, USAGE, UsageError } from "./arguments.js";
+import { restoreCommand } from "./backup.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
 import { runOnServer } from "./remote.js";
@@ -31,6 +34,13 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const config = loadConfig();
     let result: unknown;
+    if (cmd.command === "restore") {
+      // Never through openDatabase: restore replaces the database it would open (cli/backup.ts).
+      process.stdout.write(`${toJson(await restoreCommand(config, cmd))}\n`);
+      return 0;
+    }
+    // Beside a running server the file is written by that server: it gets the CLI's absolute path.
+    const sent = cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv;
     try {
       const database = await openDatabase(databaseOptions(config));
       try {
@@ -46,7 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
       result = await runOnServer({
         url: err.holder.url,
         adminToken: config.adminToken,
-        argv,
+        argv: sent,
         cmd,
         readJson: readJsonFile,
       });
