@@ -8,7 +8,7 @@
  * credits (once claimed) and 215 SP; P2 lost 100. Balances: P1 claims his payout, 1000 − 100 + 215 = 1115; P2 900.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } f
 import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { bet, claim, dataOf, postResult, putEvent } from "../../test/player-api.js";
 import { type Database, openDatabase } from "../db/client.js";
+import { LOCK_FILE } from "../db/data-dir-lock.js";
 import { backupCommand, restoreCommand } from "./backup.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -152,7 +153,11 @@ describe("backup and restore", () => {
     expect(restored.status, restored.stderr).toBe(0);
     const out = JSON.parse(restored.stdout);
     expect(out).toMatchObject({ engine: testEngine, file });
-    if (testEngine === "pglite") expect(out.previousDataDir).toMatch(/data\.before-restore-/);
+    if (testEngine === "pglite") {
+      expect(out.previousDataDir).toMatch(/data\.before-restore-/);
+      // The backup's copy of the writer lock (this process's) is not restored: DATA_DIR is free.
+      expect(existsSync(join(env.DATA_DIR!, LOCK_FILE))).toBe(false);
+    }
 
     const db2 = await reopen();
     cleanup.push(() => db2.close());
@@ -166,5 +171,5 @@ describe("backup and restore", () => {
       headers: FINALIZE,
     });
     expect(again.body.data.alreadyFinalized).toBe(false);
-  });
+  }, 240_000);
 });

@@ -153,7 +153,10 @@ async function restoreDataDir(dataDir: string, file: string, overwrite: boolean)
       mkdirSync(previous);
       for (const f of current) renameSync(join(dataDir, f), join(previous, f));
     }
-    for (const f of readdirSync(staging)) renameSync(join(staging, f), join(dataDir, f));
+    // The dump holds the writer lock of the process that took it: ours stays.
+    for (const f of readdirSync(staging)) {
+      if (!f.startsWith(LOCK_FILE)) renameSync(join(staging, f), join(dataDir, f));
+    }
     rmSync(staging, { recursive: true, force: true });
     return previous;
   } finally {
