@@ -1,5 +1,5 @@
 /** The only SQL over the domain-event outbox and its consumers' cursors. */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { type Queryable, rows, type Tx, textArray } from "../db/client.js";
 import { domainEventCursors } from "../db/schema.js";
 
@@ -25,6 +25,22 @@ export async function insertEvents(
     from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
                 ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)`);
   // Delivered at commit, once per transaction whatever the number of events: listeners then read the table.
+  await tx.execute(sql`select pg_notify(${channel}, '')`);
+}
+
+/**
+ * Appends one event of `type` per row of `source`, a query selecting `(user_id bigint, payload jsonb)` written by
+ * the capability owning those rows: the events are built where the rows are, nothing crosses the wire.
+ */
+export async function insertSelectedEvents(
+  tx: Tx,
+  type: string,
+  source: SQL,
+  channel: string,
+): Promise<void> {
+  await tx.execute(sql`
+    insert into domain_events (type, payload, user_id)
+    select ${type}, s.payload, s.user_id from (${source}) as s`);
   await tx.execute(sql`select pg_notify(${channel}, '')`);
 }
 

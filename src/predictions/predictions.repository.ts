@@ -1,4 +1,6 @@
 /** The only SQL over predictions, version-2 quotes and USDC claims. */
+
+import type { SQL } from "drizzle-orm";
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
@@ -180,6 +182,23 @@ export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: D
       ${textArray(settled.map((s) => nullable(s.payoutMicro)))}::bigint[])
       as v(id, status, payout, payout_micro)
     where p.id = v.id and p.status = 'open'`);
+}
+
+/**
+ * The `prediction.settled` payload of each prediction of `ids` as the database holds it, as `(user_id, payload)`
+ * rows for the domain-event outbox: `{predictionId, userId, eventId, status}` plus `payout` (v1 credits) or
+ * `payoutUsdc` (v2, a decimal string with 6 decimals, formatted from micro-USDC in integer arithmetic).
+ */
+export function settledPredictionEvents(ids: readonly bigint[]): SQL {
+  return sql`
+    select p.user_id,
+           jsonb_build_object('predictionId', p.id::text, 'userId', p.user_id::text, 'eventId', p.event_id,
+                              'status', p.status)
+           || case when p.version = 1 then jsonb_build_object('payout', coalesce(p.payout, 0))
+                   else jsonb_build_object('payoutUsdc',
+                          (coalesce(p.payout_micro, 0) / 1000000)::text || '.'
+                          || lpad((coalesce(p.payout_micro, 0) % 1000000)::text, 6, '0')) end as payload
+    from predictions p where p.id = any(${intArray(ids, "bigint")}) order by p.id`;
 }
 
 /** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */

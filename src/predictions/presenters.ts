@@ -61,20 +61,6 @@ export function presentQuote(q: QuoteResult) {
   };
 }
 
-/** The `prediction.settled` domain event (SPEC §11): v1 pays credits (`payout`), v2 USDC (`payoutUsdc`). */
-export function presentPredictionSettled(
-  p: Pick<PredictionRow, "id" | "userId" | "eventId" | "version">,
-  s: { status: "won" | "lost" | "void"; payout: number | null; payoutMicro: bigint | null },
-) {
-  return {
-    predictionId: String(p.id),
-    userId: String(p.userId),
-    eventId: p.eventId,
-    status: s.status,
-    ...(p.version === 1 ? { payout: s.payout ?? 0 } : { payoutUsdc: formatUsdc(s.payoutMicro ?? 0n) }),
-  };
-}
-
 /** The `event.settled` domain event (SPEC §11): `winningOutcome` null for a cancelled event. */
 export function presentEventSettled(e: {
   eventId: string;

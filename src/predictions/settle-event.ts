@@ -8,11 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
-import {
-  type NewDomainEvent,
-  recordDomainEvent,
-  recordDomainEvents,
-} from "../domain-events/domain-events.js";
+import { recordDomainEvent, recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
@@ -22,8 +18,9 @@ import {
   markSettled,
   type PredictionRow,
   type SettledValues,
+  settledPredictionEvents,
 } from "./predictions.repository.js";
-import { presentEventSettled, presentPredictionSettled } from "./presenters.js";
+import { presentEventSettled } from "./presenters.js";
 import {
   creditsPayout,
   creditsPredictionSp,
@@ -94,7 +91,6 @@ export async function settlePredictions(
 ): Promise<void> {
   const settled: SettledValues[] = [];
   const awards: NewSpEntry[] = [];
-  const announced: NewDomainEvent[] = [];
   for (const p of open) {
     const status = settledStatus(p, result);
     const v1 = p.version === 1;
@@ -108,11 +104,6 @@ export async function settlePredictions(
       payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
     };
     settled.push(values);
-    announced.push({
-      type: "prediction.settled",
-      payload: presentPredictionSettled(p, values),
-      userId: p.userId,
-    });
     if (sp > 0) {
       awards.push({
         userId: p.userId,
@@ -125,7 +116,10 @@ export async function settlePredictions(
   }
   await markSettled(tx, settled, now);
   await appendSpEntries(tx, deps.season, awards);
-  await recordDomainEvents(tx, announced);
+  // Built in the database from the rows just settled: a settle of 100,000 predictions sends none of them back.
+  if (settled.length > 0) {
+    await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEvents(settled.map((s) => s.id)));
+  }
 }
 
 /**

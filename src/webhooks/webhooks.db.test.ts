@@ -167,8 +167,8 @@ describe("webhooks", () => {
     receiver.answer = (_id, nth) => (nth === 1 ? 500 : 200);
     const retriesBefore = await deliveries("retry");
     const deliveredBefore = await deliveries("delivered");
-    const deps = { db: t.database.db, log: silent, requirePublicHttps: false, retryDelaysMs: [3000, 3000] };
-    expect(await deliverDueMessages(deps)).toBe(3);
+    const deps = { db: t.database.db, log: silent, requirePublicHttps: false, retryDelaysMs: [5000, 5000] };
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(3);
     expect(receiver.received).toHaveLength(3);
     expect(await deliveries("retry")).toBe(retriesBefore + 3);
     let listed = dataOf(
@@ -180,9 +180,9 @@ describe("webhooks", () => {
       expect(Date.parse(d.nextAttemptAt)).toBeGreaterThan(Date.now());
     }
     // Not due yet: nothing is sent.
-    expect(await deliverDueMessages(deps)).toBe(0);
-    await new Promise((r) => setTimeout(r, 3100));
-    expect(await deliverDueMessages(deps)).toBe(3);
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(0);
+    await new Promise((r) => setTimeout(r, 5100));
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(3);
     expect(receiver.received).toHaveLength(6);
     expect(await deliveries("delivered")).toBe(deliveredBefore + 3);
 
@@ -246,13 +246,15 @@ describe("webhooks", () => {
     await settleWithTwoBets(t);
     await fanOutAll(t.database.db, 3);
     receiver.answer = () => 503;
-    const deps = { db: t.database.db, log: silent, requirePublicHttps: false, retryDelaysMs: [50] };
+    // One round per call: each call makes at most one attempt of the message.
+    const deps = { db: t.database.db, log: silent, requirePublicHttps: false, retryDelaysMs: [1500] };
     const failedBefore = await deliveries("failed");
-    expect(await deliverDueMessages(deps)).toBe(1);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await deliverDueMessages(deps)).toBe(1);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await deliverDueMessages(deps)).toBe(0);
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(1);
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(0); // not due for 1.5 s
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(1);
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(await deliverDueMessages(deps, { maxRounds: 1 })).toBe(0);
     expect(await deliveries("failed")).toBe(failedBefore + 1);
     const [d] = dataOf(
       await call(t.app, { method: "GET", url: `/api/admin/webhooks/${sub.id}/deliveries`, headers: ADMIN }),

@@ -52,8 +52,6 @@ ALTER TABLE "webhook_messages" ADD CONSTRAINT "webhook_messages_subscription_id_
 --> statement-breakpoint
 CREATE INDEX "domain_events_xid_idx" ON "domain_events" USING btree ("xid","id");
 --> statement-breakpoint
-CREATE INDEX "domain_events_created_idx" ON "domain_events" USING btree ("created_at");
---> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_messages_message_id_key" ON "webhook_messages" USING btree ("message_id");
 --> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_messages_subscription_event_key" ON "webhook_messages" USING btree ("subscription_id","event_id");
