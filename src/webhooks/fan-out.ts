@@ -9,6 +9,13 @@ import { readDomainEvents, withConsumerCursor } from "../domain-events/domain-ev
 import { insertMessages } from "./webhooks.repository.js";
 
 export const WEBHOOK_CONSUMER = "webhooks";
+
+/**
+ * The domain events partners may subscribe to (SPEC §11). Other types the outbox may carry (e.g. private ones
+ * for a player's live stream) are never sent by webhook.
+ */
+export const WEBHOOK_EVENT_TYPES = ["event.settled", "prediction.settled", "week.finalized"] as const;
+const SENT: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 const BATCH = 1000;
 
 /** Fans out up to `maxBatches` batches of events; returns how many events and messages, or null (not our turn). */
@@ -22,12 +29,14 @@ export async function fanOutDomainEvents(
       const { events, next } = await readDomainEvents(tx, { after, limit: BATCH });
       const messages = await insertMessages(
         tx,
-        events.map((e) => ({
-          id: e.id,
-          type: e.type,
-          createdAt: e.createdAt,
-          body: JSON.stringify({ type: e.type, timestamp: e.createdAt.toISOString(), data: e.payload }),
-        })),
+        events
+          .filter((e) => SENT.has(e.type))
+          .map((e) => ({
+            id: e.id,
+            type: e.type,
+            createdAt: e.createdAt,
+            body: JSON.stringify({ type: e.type, timestamp: e.createdAt.toISOString(), data: e.payload }),
+          })),
       );
       return { next: next ?? after, result: { events: events.length, messages } };
     });

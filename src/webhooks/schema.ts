@@ -1,9 +1,9 @@
 /** Request and response schemas of the webhook admin API (SPEC §11). */
 import { type Static, Type } from "typebox";
-import { DOMAIN_EVENT_TYPES } from "../domain-events/domain-events.js";
 import { IdString, Nullable, StringEnum } from "../shared/schema-types.js";
+import { WEBHOOK_EVENT_TYPES } from "./fan-out.js";
 
-const EventTypes = Type.Array(StringEnum(DOMAIN_EVENT_TYPES), { minItems: 1, maxItems: 16 });
+const EventTypes = Type.Array(StringEnum(WEBHOOK_EVENT_TYPES), { minItems: 1, maxItems: 16 });
 
 export const WebhookBody = Type.Object(
   {
@@ -25,7 +25,7 @@ const Subscription = {
   id: Type.String(),
   url: Type.String(),
   events: Nullable(
-    Type.Array(StringEnum(DOMAIN_EVENT_TYPES), { description: "The event types sent; null: every type" }),
+    Type.Array(StringEnum(WEBHOOK_EVENT_TYPES), { description: "The event types sent; null: every type" }),
   ),
   createdAt: Type.String({ format: "date-time" }),
 };
@@ -41,7 +41,7 @@ export const DeliveryListSchema = Type.Object({
   items: Type.Array(
     Type.Object({
       messageId: Type.String(),
-      type: StringEnum(DOMAIN_EVENT_TYPES),
+      type: StringEnum(WEBHOOK_EVENT_TYPES),
       status: StringEnum(["pending", "delivered", "failed"] as const),
       attempts: Type.Integer(),
       lastStatusCode: Nullable(Type.Integer()),

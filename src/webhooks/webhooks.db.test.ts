@@ -20,6 +20,7 @@ import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { captureLog } from "../../test/log-capture.js";
 import { bet, dataOf, expectError, expectInvalid, postResult, putEvent } from "../../test/player-api.js";
 import { type Database, openDatabase } from "../db/client.js";
+import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { startOperationsJobs } from "../jobs/operations-jobs.js";
 import { webhookDeliveriesTotal } from "../metrics/app-metrics.js";
 import { deliverDueMessages } from "./deliver.js";
@@ -236,6 +237,17 @@ describe("webhooks", () => {
       }),
     );
     expect(none.items).toEqual([]);
+  });
+
+  it("sends only SPEC §11's event types, never another type the outbox carries", async () => {
+    const t = await createTestApp();
+    open.push(t);
+    await subscribe(t, { url: receiver.url });
+    // A private event of another consumer (a player's live stream), not a webhook type.
+    await t.database.db.transaction((tx) =>
+      recordDomainEvent(tx, { type: "balance.changed" as never, payload: { credits: 5 }, userId: "1" }),
+    );
+    expect(await fanOutAll(t.database.db, 1)).toEqual({ events: 1, messages: 0 });
   });
 
   it("marks a message failed after its last retry", async () => {
