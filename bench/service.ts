@@ -65,6 +65,8 @@ export async function startServer(
       FINALIZE_SECRET,
       JWT_SECRET,
       TEST_CLOCK: "1",
+      // The bench finalizes (and times) the weeks itself.
+      AUTO_FINALIZE: "false",
       BENCH_CEILING: "on",
       PROTOCOL_INCENTIVE_USDC: "500",
       RATE_LIMIT_READ_PER_MIN: "1000000000",

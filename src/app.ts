@@ -1,7 +1,7 @@
 /**
  * buildApp(deps) → the Fastify instance with every plugin and route. The server and the tests build the same app.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
 import { adminRoutes } from "./admin/routes.js";
 import { competitionDepsFor } from "./app-deps.js";
@@ -12,9 +12,11 @@ import { authRoutes } from "./auth/routes.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
 import { chainInfoDeps, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
+import { configuredIndexers, indexerLags } from "./chain/indexer-health.js";
 import { chainRoutes } from "./chain/routes.js";
 import { cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
+import { lastFinalizedWeek } from "./competition/auto-finalize.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
 import { RankCache } from "./competition/rank-cache/rank-cache.js";
@@ -33,6 +35,7 @@ import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
+import { registerRequestLog, requestIdOf } from "./http/request-log.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { registerSession } from "./http/session.js";
 import { registerShutdownGate } from "./http/shutdown.js";
@@ -43,6 +46,7 @@ import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -52,6 +56,8 @@ export interface AppDeps {
   redis?: Redis | null;
   /** `npm run demo` only: the demo chain's faucet (POST /api/demo/faucet); absent elsewhere, so that route is 404. */
   demo?: { faucet: Faucet } | null;
+  /** Where log lines go (JSON lines); default stdout. Tests read them from here. */
+  logStream?: { write(line: string): void };
 }
 
 declare module "fastify" {
@@ -64,7 +70,11 @@ declare module "fastify" {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    // Our own request id and one line per request (http/request-log.ts) instead of Fastify's two.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     trustProxy: false,
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
@@ -76,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app);
 
   registerEnvelope(app);
+  registerRequestLog(app);
   registerShutdownGate(app);
   await registerSecurityHeaders(app, { production: config.env === "production" });
   // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
@@ -91,10 +102,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tagEncodedBodies(app);
   // Before every documented route: @fastify/swagger documents the routes added after it.
   await registerOpenApi(app);
-  registerMetrics(app);
-
   const season: Season = { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart };
   const db = database.db;
+  registerMetrics(app, {
+    token: config.metricsToken,
+    lastFinalizedWeek: () => lastFinalizedWeek({ db }),
+    indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
+  });
+
   const secureCookie = config.env === "production";
   const auth: AuthDeps = {
     db,
@@ -115,7 +130,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerSession(app, { auth, secureCookie });
   await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
-  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(healthRoutes, {
+    ping: database.ping,
+    redisPing: deps.redis ? () => deps.redis!.ping() : null,
+    indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
+    maxLagSeconds: config.indexerMaxLagSeconds,
+  });
   if (config.benchCeiling) await app.register(benchCeilingRoute);
   await app.register(authRoutes, { auth, providers: signInProviders(config), secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
@@ -133,6 +153,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(cliRoutes, { ctx: { database, config, clock } });
+  await app.register(webhookRoutes, {
+    deps: { db, requirePublicHttps: config.env === "production" },
+    adminToken: config.adminToken,
+  });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

@@ -79,6 +79,14 @@ export interface Config {
   /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
   benchCeiling: boolean;
   logLevel: string;
+  /** METRICS_TOKEN: bearer token GET /metrics requires; null leaves it open. */
+  metricsToken: string | null;
+  /** AUTO_FINALIZE: one instance finalizes each ended week by itself (src/competition/auto-finalize.ts). */
+  autoFinalize: boolean;
+  /** FINALIZE_GRACE_SECONDS: how long after a week's end the automatic finalize waits. */
+  finalizeGraceSeconds: number;
+  /** INDEXER_MAX_LAG_SECONDS: past this lag an indexer makes /readyz answer "degraded". */
+  indexerMaxLagSeconds: number;
 }
 
 /** Development defaults; production refuses to start with any of these secrets. */
@@ -120,6 +128,14 @@ function onOff(env: Env, name: string, dflt: boolean): boolean {
   return raw === "on";
 }
 
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return dflt;
+  if (["true", "on", "1"].includes(raw)) return true;
+  if (["false", "off", "0"].includes(raw)) return false;
+  fail(name, `must be true or false, got ${quote(raw)}`);
+}
+
 function isoInstant(env: Env, name: string, dflt: string | undefined): Date {
   const raw = str(env, name) ?? dflt;
   if (raw === undefined) fail(name, "is required in production");
@@ -145,6 +161,14 @@ function secret(env: Env, name: string, dflt: string, production: boolean, minLe
   const written = production ? writtenInRepository(raw) : null;
   if (written)
     fail(name, `is written in this repository (${written}): anyone can read it; refused in production`);
+  return raw;
+}
+
+/** An optional secret: unset → null; set → at least `minLength` bytes. */
+function optionalSecret(env: Env, name: string, minLength: number): string | null {
+  const raw = str(env, name);
+  if (raw === undefined) return null;
+  if (Buffer.byteLength(raw) < minLength) fail(name, `must be at least ${minLength} bytes`);
   return raw;
 }
 
@@ -508,5 +532,9 @@ export function loadConfig(env: Env = process.env): Config {
     rankCache: onOff(env, "RANK_CACHE", true),
     benchCeiling: onOff(env, "BENCH_CEILING", false),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
+    metricsToken: optionalSecret(env, "METRICS_TOKEN", 16),
+    autoFinalize: bool(env, "AUTO_FINALIZE", true),
+    finalizeGraceSeconds: int(env, "FINALIZE_GRACE_SECONDS", 300, 0, 7 * 24 * 3600),
+    indexerMaxLagSeconds: int(env, "INDEXER_MAX_LAG_SECONDS", 300, 1, 30 * 24 * 3600),
   };
 }

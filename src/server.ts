@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type Database, databaseOptions, openDatabase } from "./db/client.js";
 import { DataDirLockedError } from "./db/data-dir-lock.js";
 import { openRedis } from "./http/redis-client.js";
+import { startOperationsJobs } from "./jobs/operations-jobs.js";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -51,6 +52,7 @@ export async function startService(
   await extras.prepare?.({ database, config, clock });
   const app = await buildApp({ config, database, clock, redis, demo: extras.demo });
   let chainJobs: RunningJobs | null = null;
+  let operationsJobs: RunningJobs | null = null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -58,6 +60,7 @@ export async function startService(
     closing = true;
     app.log.info({ signal }, "shutting down");
     await chainJobs?.stop();
+    await operationsJobs?.stop();
     await app.close();
     await database.close();
     redis?.disconnect();
@@ -71,6 +74,8 @@ export async function startService(
   // A CLI run beside this server on the same DATA_DIR sends its writes here (cli/remote.ts).
   database.dataDirLock?.advertise(address.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, "//127.0.0.1"));
   chainJobs = startChainJobs({ config, database, clock, log: app.log });
+  // Auto-finalize, webhook fan-out and delivery, outbox pruning (jobs/operations-jobs.ts).
+  operationsJobs = startOperationsJobs({ config, database, clock, log: app.log });
   app.log.info(`database: ${database.engine}${database.engine === "pglite" ? ` in ${config.dataDir}` : ""}`);
   return { address };
 }

@@ -109,6 +109,8 @@ function startInstance(name: string, port: number, databaseUrl: string): Instanc
       PORT: String(port),
       HOST: "127.0.0.1",
       TEST_CLOCK: "1",
+      // These tests race manual finalize calls; the automatic finalize has tests of its own.
+      AUTO_FINALIZE: "false",
       ADMIN_TOKEN,
       FINALIZE_SECRET,
       JWT_SECRET,

@@ -193,10 +193,13 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       config: { auth: "admin", errors: ["NOT_FOUND", "CONFLICT"] },
     },
     async (request) => {
-      const { event, settled, alreadySettled } = await settleEvent(deps, {
-        eventId: request.params.id,
-        result: request.body,
-      });
+      const { event, settled, alreadySettled } = await settleEvent(
+        { ...deps, outcomeLog: request.log },
+        {
+          eventId: request.params.id,
+          result: request.body,
+        },
+      );
       return ok({ event: presentEvent(event), settled, alreadySettled });
     },
   );

@@ -11,6 +11,7 @@ import { indexBets } from "./bet-indexer.js";
 import { createChainClient } from "./chain-client.js";
 import { onchainBetDeps } from "./chain-deps.js";
 import { indexFees } from "./fee-indexer.js";
+import { type IndexerName, recordIndexerCheck } from "./indexer-health.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
 import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
 import type { IndexRun } from "./log-indexer.js";
@@ -118,11 +119,24 @@ export function startChainJobs(deps: ChainJobsDeps): RunningJobs {
   const pollMs = deps.config.chain?.pollMs ?? 5000;
   const indexers = chainIndexers(deps, { maxRanges: 10 });
   const jobs: PollingJob[] = [];
-  if (indexers.bets) jobs.push({ name: "bet-indexer", intervalMs: pollMs, run: indexers.bets });
-  if (indexers.payouts) jobs.push({ name: "payout-indexer", intervalMs: pollMs, run: indexers.payouts });
-  if (indexers.fees) jobs.push({ name: "fee-indexer", intervalMs: pollMs, run: indexers.fees });
+  // Each run leaves what it saw for every instance's lag figures (indexer-health.ts).
+  const checked = (indexer: IndexerName, run: () => Promise<IndexRun>) => async () => {
+    const result = await run();
+    await recordIndexerCheck(deps.database.db, indexer, result, deps.clock.now());
+    return result;
+  };
+  if (indexers.bets)
+    jobs.push({ name: "bet-indexer", intervalMs: pollMs, run: checked("bets", indexers.bets) });
+  if (indexers.payouts)
+    jobs.push({ name: "payout-indexer", intervalMs: pollMs, run: checked("payouts", indexers.payouts) });
+  if (indexers.fees)
+    jobs.push({ name: "fee-indexer", intervalMs: pollMs, run: checked("fees", indexers.fees) });
   if (indexers.prizeClaims) {
-    jobs.push({ name: "prize-claim-indexer", intervalMs: pollMs, run: indexers.prizeClaims });
+    jobs.push({
+      name: "prize-claim-indexer",
+      intervalMs: pollMs,
+      run: checked("prize-claims", indexers.prizeClaims),
+    });
   }
   const running = startJobs(jobs, deps.log);
   return {

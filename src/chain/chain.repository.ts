@@ -1,7 +1,7 @@
 /** The only SQL over the chain indexers' cursors and the blocks they have read. */
 import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { chainBlocks, chainCursors } from "../db/schema.js";
+import { chainBlocks, chainCursors, indexerChecks } from "../db/schema.js";
 
 /** The first block not yet indexed under `name`; null before the first range is stored. */
 export async function readCursor(q: Queryable, name: string): Promise<bigint | null> {
@@ -67,4 +67,35 @@ export async function forgetBlocksAbove(tx: Tx, name: string, after: bigint): Pr
 /** Forgets the blocks read under `name` below `below`: too deep to be re-checked any more. */
 export async function pruneBlocks(tx: Tx, name: string, below: bigint): Promise<void> {
   await tx.delete(chainBlocks).where(and(eq(chainBlocks.name, name), lt(chainBlocks.number, below)));
+}
+
+/** Stores what an indexer saw on a run, with the time of the newest block its stream has stored. */
+export async function upsertIndexerCheck(
+  q: Queryable,
+  check: {
+    indexer: string;
+    cursor: string;
+    finalHead: bigint | null;
+    nextBlock: bigint | null;
+    checkedAt: Date;
+  },
+): Promise<void> {
+  const [newest] = await storedBlocks(q, check.cursor, 1);
+  const values = {
+    indexer: check.indexer,
+    finalHead: check.finalHead,
+    nextBlock: check.nextBlock,
+    indexedThrough: newest?.blockTime ?? null,
+    checkedAt: check.checkedAt,
+  };
+  await q
+    .insert(indexerChecks)
+    .values(values)
+    .onConflictDoUpdate({ target: indexerChecks.indexer, set: values });
+}
+
+export type IndexerCheck = typeof indexerChecks.$inferSelect;
+
+export async function findIndexerChecks(q: Queryable): Promise<IndexerCheck[]> {
+  return q.select().from(indexerChecks);
 }

@@ -25,6 +25,7 @@ export const LOCK_KEYS = {
   betIndexer: 727_003,
   prizeClaimIndexer: 727_004,
   payoutIndexer: 727_005,
+  autoFinalize: 727_006,
 } as const;
 
 export function postgresLeaderLock(databaseUrl: string, key: number): LeaderLock {

@@ -94,6 +94,10 @@ export interface IndexRun {
   rolledBack: number;
   /** The first block still to index. */
   nextBlock: bigint | null;
+  /** The newest final block the run saw (null: none final yet, or the run did not get that far). */
+  head: bigint | null;
+  /** The stream's cursor name. */
+  cursor: string;
 }
 
 /** Stored blocks re-checked per walk-back step. */
@@ -109,7 +113,15 @@ export async function indexLogs(
   stream: LogStream,
   opts: { maxRanges?: number } = {},
 ): Promise<IndexRun> {
-  const run: IndexRun = { status: "caught-up", ranges: 0, created: 0, rolledBack: 0, nextBlock: null };
+  const run: IndexRun = {
+    status: "caught-up",
+    ranges: 0,
+    created: 0,
+    rolledBack: 0,
+    nextBlock: null,
+    head: null,
+    cursor: stream.name,
+  };
   if (!(await deps.lock.acquire())) return { ...run, status: "not-leader" };
   const served = await deps.client.getChainId();
   if (served !== deps.chainId) {
@@ -125,6 +137,7 @@ export async function indexLogs(
       const from = stored ?? stream.fromBlock;
       run.nextBlock = from;
       const head = await finalHead(deps.client, deps.finality);
+      run.head = head;
       if (head === null || from > head) return run;
       const to = min(from + BigInt(deps.blockRange) - 1n, head);
       const read = await readRange(deps, stream, from, to);

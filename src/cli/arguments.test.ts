@@ -7,6 +7,19 @@ import { errorLine, toJson } from "./output.js";
 describe("parseCommandLine", () => {
   it("reads each command's options", () => {
     expect(parseCommandLine([])).toEqual({ command: "help" });
+    expect(parseCommandLine(["backup", "b.dump"])).toEqual({ command: "backup", file: "b.dump" });
+    expect(parseCommandLine(["restore", "b.dump"])).toEqual({
+      command: "restore",
+      file: "b.dump",
+      overwrite: false,
+    });
+    expect(parseCommandLine(["restore", "--overwrite", "b.dump"])).toEqual({
+      command: "restore",
+      file: "b.dump",
+      overwrite: true,
+    });
+    expect(() => parseCommandLine(["restore"])).toThrow(UsageError);
+    expect(() => parseCommandLine(["backup", "a", "b"])).toThrow(UsageError);
     expect(parseCommandLine(["event-upsert", "--id", "e1", "--file", "e.json"])).toEqual({
       command: "event-upsert",
       id: "e1",

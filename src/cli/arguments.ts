@@ -57,7 +57,9 @@ export type ParsedCommand =
   | { command: "finalize"; week: number }
   | { command: "prize-root"; week: number }
   | { command: "import-events"; file: string }
-  | { command: "seed-demo"; players: number; seed: string };
+  | { command: "seed-demo"; players: number; seed: string }
+  | { command: "backup"; file: string }
+  | { command: "restore"; file: string; overwrite: boolean };
 
 /** `--print FIELD` (anywhere on the line): the dotted path of the one field of the result to print. */
 export function takePrintOption(argv: readonly string[]): { argv: string[]; print: string | null } {
@@ -144,6 +146,13 @@ The operator's commands run on the database (or, beside a running server on the 
   seed-demo [--players N] [--seed S]
       Seed a demo season around the configured season and the current time (default ${SEED_DEFAULTS.players}
       players, seed "${SEED_DEFAULTS.seed}"). Idempotent; refuses NODE_ENV=production.
+  backup FILE
+      Write a backup of the database to FILE: pg_dump's custom format on PostgreSQL, a gzipped tar of the data
+      directory on the embedded database (beside a running server, the server writes it).
+  restore FILE [--overwrite]
+      Replace the database with the backup in FILE. Refuses while a server uses the database (stop every
+      instance first) and, without --overwrite, when the database holds data. Embedded: the replaced files are
+      kept in <DATA_DIR>.before-restore-<time>.
   help
       Show this text.
 
@@ -442,6 +451,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
           values.players === undefined ? SEED_DEFAULTS.players : integer(command, "players", values.players),
         seed: values.seed ?? SEED_DEFAULTS.seed,
       };
+    }
+    case "backup": {
+      const { positionals } = parse(command, args, {}, 1);
+      return { command, file: positionals[0]! };
+    }
+    case "restore": {
+      const { positionals, values } = parse(command, args, { overwrite: { type: "boolean" } }, 1);
+      return { command, file: positionals[0]!, overwrite: (values.overwrite as unknown as boolean) === true };
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

@@ -7,6 +7,8 @@
  * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves. A player's commands
  * (`sign-in`, `bet`, …) open no database: they call a running server's API (client-commands.ts).
  */
+
+import { resolve } from "node:path";
 import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
 import { databaseOptions, openDatabase } from "../db/client.js";
@@ -20,6 +22,7 @@ import {
   USAGE,
   UsageError,
 } from "./arguments.js";
+import { restoreCommand } from "./backup.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
 import { runOnServer } from "./remote.js";
@@ -58,6 +61,13 @@ async function main(commandLine: readonly string[]): Promise<number> {
       process.stdout.write(`${outputOf(result, print)}\n`);
       return 0;
     }
+    if (cmd.command === "restore") {
+      // Never through openDatabase: restore replaces the database it would open (cli/backup.ts).
+      process.stdout.write(`${toJson(await restoreCommand(config, cmd))}\n`);
+      return 0;
+    }
+    // Beside a running server the file is written by that server: it gets the CLI's absolute path.
+    const sent = cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv;
     try {
       const database = await openDatabase(databaseOptions(config));
       try {
@@ -74,7 +84,7 @@ async function main(commandLine: readonly string[]): Promise<number> {
         url: err.holder.url,
         adminToken: config.adminToken,
         finalizeSecret: config.finalizeSecret,
-        argv,
+        argv: sent,
         cmd,
         readJson: readJsonFile,
       });

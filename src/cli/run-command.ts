@@ -3,7 +3,9 @@
  * `readJson`: the CLI reads the file itself; a server running a command sent by the CLI (routes.ts) reads it from
  * what the CLI sent along.
  */
+import { AppError } from "../errors.js";
 import type { ClientCommand, ParsedCommand } from "./arguments.js";
+import { backupCommand } from "./backup.js";
 import type { CliContext } from "./cli-context.js";
 import {
   eventResultCommand,
@@ -44,6 +46,11 @@ export async function runCommand(
       return prizeRootCommand(ctx, { week: cmd.week });
     case "import-events":
       return importEventsCommand(ctx, await readJson(cmd.file));
+    case "backup":
+      return backupCommand(ctx, { file: cmd.file });
+    case "restore":
+      // Replaces the database under the process running it: only the CLI, with every server stopped (main.ts).
+      throw new AppError("CONFLICT", "restore runs in the CLI only, with every server stopped");
     case "seed-demo": {
       const result = await seedDemoCommand(ctx, { players: cmd.players, seed: cmd.seed });
       process.stderr.write(`seed-demo: done in ${(result.elapsedMs / 1000).toFixed(1)} s\n`);

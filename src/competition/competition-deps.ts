@@ -4,6 +4,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
+import type { OpLog } from "../shared/op-log.js";
 import type { Season } from "./calendar.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
 
@@ -23,4 +24,6 @@ export interface CompetitionDeps {
   betsIndexedThrough?: (() => Promise<Date | null>) | null;
   /** The prize distributor whose PrizeClaimed logs say a prize is claimed; null or absent: none configured. */
   prizeDistributor?: { chainId: number; contract: string } | null;
+  /** Where finalize writes its one outcome line; absent: nowhere (CLI, tests). */
+  log?: OpLog;
 }

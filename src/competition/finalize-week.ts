@@ -4,15 +4,20 @@
  * read past the end of week W−1's fees), BETS_NOT_INDEXED (the bet indexer has not read past the end of week W),
  * PREVIOUS_WEEK_NOT_FINALIZED. Snapshots both ladders, pays the Champions prizes from the week's pool, stores their
  * Merkle tree (prize-tree.ts) and who may play Champions week W+1, all in one transaction. Concurrent calls finalize once (the CompetitionWeek
- * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`.
+ * primary key decides); a repeated call returns the stored result with `alreadyFinalized: true`. The finalizing
+ * transaction also records the `week.finalized` domain event (src/domain-events/), so it is announced exactly once.
  */
+import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
+import { finalizeDurationSeconds } from "../metrics/app-metrics.js";
+import { elapsedMs } from "../shared/op-log.js";
 import { findDisplayInfo } from "../users/users.js";
 import { isChampionsEnabled, weekBounds } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";
 import { prizeTreeOf } from "./get-prize-tree.js";
+import { presentWeekFinalized } from "./presenters.js";
 import { insertPrizeTree } from "./prize-tree.repository.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
@@ -34,7 +39,37 @@ export interface FinalizeOutcome {
   wallets: Map<string, string | null>;
 }
 
+/**
+ * Finalizes week W (see the file's contract), timed: a finalization that finalized is observed in
+ * `app_finalize_duration_seconds`; every call logs one line `{op: "finalize", week, outcome, durationMs}` to
+ * `deps.log` (outcome `finalized`, `already-finalized`, or the error code).
+ */
 export async function finalizeWeek(deps: CompetitionDeps, input: { week: number }): Promise<FinalizeOutcome> {
+  const startedAt = performance.now();
+  try {
+    const outcome = await finalizeOrServe(deps, input);
+    const durationMs = elapsedMs(startedAt);
+    if (!outcome.alreadyFinalized) finalizeDurationSeconds.observe(durationMs / 1000);
+    deps.log?.info(
+      {
+        op: "finalize",
+        week: input.week,
+        outcome: outcome.alreadyFinalized ? "already-finalized" : "finalized",
+        durationMs,
+      },
+      "finalize",
+    );
+    return outcome;
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : "INTERNAL";
+    const line = { op: "finalize", week: input.week, outcome: code, durationMs: elapsedMs(startedAt) };
+    if (err instanceof AppError && err.status < 500) deps.log?.info(line, "finalize");
+    else deps.log?.error({ ...line, err }, "finalize");
+    throw err;
+  }
+}
+
+async function finalizeOrServe(deps: CompetitionDeps, input: { week: number }): Promise<FinalizeOutcome> {
   const stored = await findWeekResult(deps.db, input.week);
   const { result, alreadyFinalized } = stored
     ? { result: stored, alreadyFinalized: true }
@@ -133,7 +168,18 @@ async function finalizeOnce(
     await completeFinalization(tx, result);
     // The week's prize list, plus earlier prizes whose winner has linked a wallet since, as a Merkle tree over the
     // wallets as they stand now; stored once.
-    await insertPrizeTree(tx, await prizeTreeOf(tx, week, split.prizes));
+    const tree = await prizeTreeOf(tx, week, split.prizes);
+    await insertPrizeTree(tx, tree);
+    const users = await findDisplayInfo(
+      tx,
+      result.prizes.map((p) => p.userId),
+    );
+    const wallets = new Map(result.prizes.map((p) => [p.userId, users.get(p.userId)?.wallet ?? null]));
+    // Announced in the transaction that finalizes: exactly once, whichever path finalized.
+    await recordDomainEvent(tx, {
+      type: "week.finalized",
+      payload: presentWeekFinalized(result, wallets, tree.root),
+    });
     return { result, alreadyFinalized: false };
   });
 }

@@ -11,6 +11,7 @@ import type { MyPrizeClaim, PublishedPrizeTree } from "./get-prize-tree.js";
 import { LEAF_ENCODING } from "./prize-tree.js";
 import { PRIZE_SPLIT_PCT } from "./prizes.js";
 import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
+import type { WeekResult } from "./week-result.js";
 
 const usdcOrNull = (m: bigint | null) => (m === null ? null : formatUsdc(m));
 
@@ -143,20 +144,44 @@ export function presentFinalize({ result: r, alreadyFinalized, wallets }: Finali
     alreadyFinalized,
     qualification: r.qualification,
     champions: r.champions,
-    prizes: r.prizes.map((p) => ({
-      rank: p.rank,
-      userId: p.userId,
-      wallet: checksumWallet(wallets.get(p.userId) ?? null),
-      competitiveSp: p.sp,
-      rankPct: p.rankPct,
-      splitAmong: p.splitAmong,
-      amountUsdc: formatUsdc(p.amountMicro),
-    })),
-    pool: {
-      estimatedUsdc: formatUsdc(r.pool.estimatedMicro),
-      distributedUsdc: formatUsdc(r.pool.distributedMicro),
-      undistributedUsdc: formatUsdc(r.pool.undistributedMicro),
-    },
+    prizes: presentPrizes(r, wallets),
+    pool: presentPool(r),
     nextWeekEligible: r.nextWeekEligible,
+  };
+}
+
+function presentPrizes(r: WeekResult, wallets: ReadonlyMap<string, string | null>) {
+  return r.prizes.map((p) => ({
+    rank: p.rank,
+    userId: p.userId,
+    wallet: checksumWallet(wallets.get(p.userId) ?? null),
+    competitiveSp: p.sp,
+    rankPct: p.rankPct,
+    splitAmong: p.splitAmong,
+    amountUsdc: formatUsdc(p.amountMicro),
+  }));
+}
+
+function presentPool(r: WeekResult) {
+  return {
+    estimatedUsdc: formatUsdc(r.pool.estimatedMicro),
+    distributedUsdc: formatUsdc(r.pool.distributedMicro),
+    undistributedUsdc: formatUsdc(r.pool.undistributedMicro),
+  };
+}
+
+/** The `week.finalized` domain event (SPEC §11): the finalize result's fields, with the prize tree's root. */
+export function presentWeekFinalized(
+  r: WeekResult,
+  wallets: ReadonlyMap<string, string | null>,
+  prizeRoot: string | null,
+) {
+  return {
+    week: r.week,
+    label: weekLabel(r.week),
+    finalizedAt: r.finalizedAt.toISOString(),
+    pool: presentPool(r),
+    prizes: presentPrizes(r, wallets),
+    prizeRoot,
   };
 }

@@ -161,6 +161,7 @@ export async function competitionRoutes(
         }
       },
     },
-    async (request) => ok(presentFinalize(await finalizeWeek(deps, { week: request.query.week }))),
+    async (request) =>
+      ok(presentFinalize(await finalizeWeek({ ...deps, log: request.log }, { week: request.query.week }))),
   );
 }

@@ -34,6 +34,12 @@ export async function finalizedWeeks(q: Queryable): Promise<Set<number>> {
   return new Set(found.map((r) => Number(r.week)));
 }
 
+/** The newest finalized week; null before any. */
+export async function newestFinalizedWeek(q: Queryable): Promise<number | null> {
+  const [row] = await rows<{ week: number | null }>(q, sql`select max(week) as week from competition_weeks`);
+  return row?.week == null ? null : Number(row.week);
+}
+
 /**
  * The JSON of `competition_weeks.result`: the week result without the columns (week, finalized_at, pool_micro),
  * micro-USDC as decimal strings. Migration 0007 converted the rows of older versions (API-formatted results).

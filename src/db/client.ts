@@ -39,6 +39,8 @@ export interface Database {
   changeCount?: () => number;
   /** Embedded in a DATA_DIR only: the lock that makes this process its one writer (data-dir-lock.ts). */
   dataDirLock?: DataDirLock;
+  /** Embedded only: a gzipped tar of the whole data directory, consistent (PGlite's `dumpDataDir`). */
+  dumpDataDir?: () => Promise<Blob>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -100,6 +102,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       engine: "pglite",
       changeCount,
       ...(lock ? { dataDirLock: lock } : {}),
+      dumpDataDir: () => client.dumpDataDir("gzip"),
       ping: async () => {
         await client.query("select 1");
       },

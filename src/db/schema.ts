@@ -525,3 +525,86 @@ export const prizeClaims = pgTable(
     index("prize_claims_block_idx").on(t.chainId, t.contract, t.blockNumber),
   ],
 );
+
+/**
+ * The domain-event outbox (src/domain-events/): one row per thing that happened (an event settled, a prediction
+ * settled, a week finalized), written in the same transaction as the change. `xid` is the writing transaction:
+ * consumers read in (xid, id) order below the snapshot's xmin, so rows committing out of id order are never
+ * skipped. `user_id` marks an event private to that player (a live stream shows it to them only).
+ */
+export const domainEvents = pgTable(
+  "domain_events",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    userId: bigint("user_id", { mode: "bigint" }),
+    xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
+    createdAt: createdAt(),
+  },
+  // No index on created_at: it would slow down every settle's many inserts; the hourly prune scans the table.
+  (t) => [index("domain_events_xid_idx").on(t.xid, t.id)],
+);
+
+/** Where each consumer of the outbox stands: the (xid, id) of the last event it has taken in. */
+export const domainEventCursors = pgTable("domain_event_cursors", {
+  name: text("name").primaryKey(),
+  xid: xid8("xid").notNull(),
+  eventId: bigint("event_id", { mode: "bigint" }).notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** Webhook subscriptions (SPEC §11): `events` null means every type; `secret` is `whsec_` + base64. */
+export const webhookSubscriptions = pgTable("webhook_subscriptions", {
+  id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+  url: text("url").notNull(),
+  events: text("events").array(),
+  secret: text("secret").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * One webhook message per (subscription, domain event): the exact body sent on every attempt under the same
+ * `message_id` (the `webhook-id` header). `locked_until` is the lease of the instance delivering it right now.
+ */
+export const webhookMessages = pgTable(
+  "webhook_messages",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    messageId: text("message_id").notNull(),
+    subscriptionId: bigint("subscription_id", { mode: "bigint" })
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    eventId: bigint("event_id", { mode: "bigint" }).notNull(),
+    type: text("type").notNull(),
+    body: text("body").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    nextAttemptAt: ts("next_attempt_at"),
+    lockedUntil: ts("locked_until"),
+    deliveredAt: ts("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_messages_message_id_key").on(t.messageId),
+    uniqueIndex("webhook_messages_subscription_event_key").on(t.subscriptionId, t.eventId),
+    index("webhook_messages_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_messages_subscription_idx").on(t.subscriptionId, t.id),
+    check("webhook_messages_status_check", sql`${t.status} in ('pending','delivered','failed')`),
+  ],
+);
+
+/**
+ * What each chain indexer saw on its last successful run: the chain's newest final block and the first block it
+ * has not indexed yet. Every instance reads its lag from here (metrics, /readyz), not only the one that indexes.
+ */
+export const indexerChecks = pgTable("indexer_checks", {
+  indexer: text("indexer").primaryKey(),
+  finalHead: bigint("final_head", { mode: "bigint" }),
+  nextBlock: bigint("next_block", { mode: "bigint" }),
+  /** Time of the newest block the indexer has stored (null before its first range). */
+  indexedThrough: ts("indexed_through"),
+  checkedAt: ts("checked_at").notNull(),
+});

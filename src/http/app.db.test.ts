@@ -105,7 +105,10 @@ describe("health", () => {
     expect(live.body).toEqual({ success: true, data: { status: "ok" } });
     const ready = await call(t.app, { method: "GET", url: "/readyz" });
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ success: true, data: { status: "ready" } });
+    expect(ready.body).toEqual({
+      success: true,
+      data: { status: "ready", dependencies: [{ name: "database", status: "ok" }], indexers: [] },
+    });
   });
 
   it("answers /readyz with 503 once the database is closed, while /healthz stays 200", async () => {

@@ -1,13 +1,32 @@
 /**
- * Prometheus metrics: request count and latency by route template and status, plus the process defaults,
- * served as text at GET /metrics.
+ * Prometheus metrics at GET /metrics (text exposition): request count and latency by route template and status,
+ * the process defaults, the business counters of this process (src/metrics/app-metrics.ts), and gauges read from
+ * the database at each scrape so every instance reports the same value: `app_last_finalized_week` (−1 before any)
+ * and `app_indexer_lag_blocks{indexer}` / `app_indexer_lag_seconds{indexer}` of each configured indexer (absent
+ * while unknown). A failed read leaves those gauges out of that scrape; the rest is still served.
+ *
+ * With METRICS_TOKEN set, /metrics needs `Authorization: Bearer <token>` (401 envelope otherwise).
  */
 import type { FastifyInstance } from "fastify";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { IndexerLag } from "../chain/indexer-health.js";
+import { AppError } from "../errors.js";
+import { processMetrics } from "../metrics/app-metrics.js";
+import { bearerMatches } from "../shared/secrets.js";
 
-export function registerMetrics(app: FastifyInstance): Registry {
+export interface MetricsOptions {
+  /** METRICS_TOKEN; null leaves /metrics open. */
+  token: string | null;
+  /** The newest finalized week, or null before any. */
+  lastFinalizedWeek?: () => Promise<number | null>;
+  /** The configured indexers' lags. */
+  indexerLags?: () => Promise<IndexerLag[]>;
+}
+
+export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { token: null }): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const metric of processMetrics) registry.registerMetric(metric);
   const labelNames = ["method", "route", "status"] as const;
   const requests = new Counter({
     name: "http_requests_total",
@@ -22,6 +41,43 @@ export function registerMetrics(app: FastifyInstance): Registry {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const readState = opts.lastFinalizedWeek;
+  if (readState) {
+    new Gauge({
+      name: "app_last_finalized_week",
+      help: "The newest finalized competition week (-1 before any), read from the database",
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const week = await readState().catch(() => undefined);
+        if (week !== undefined) this.set(week ?? -1);
+      },
+    });
+  }
+  // Read once per scrape by the /metrics handler, before the registry collects both lag gauges from it.
+  let lags: IndexerLag[] = [];
+  if (opts.indexerLags) {
+    new Gauge({
+      name: "app_indexer_lag_blocks",
+      help: "Final blocks a chain indexer has not indexed yet, as of its last check",
+      labelNames: ["indexer"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of lags) if (l.lagBlocks !== null) this.set({ indexer: l.indexer }, l.lagBlocks);
+      },
+    });
+    new Gauge({
+      name: "app_indexer_lag_seconds",
+      help: "Seconds since the instant a chain indexer's records are known complete through",
+      labelNames: ["indexer"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const l of lags) if (l.lagSeconds !== null) this.set({ indexer: l.indexer }, l.lagSeconds);
+      },
+    });
+  }
 
   app.addHook("onResponse", async (request, reply) => {
     const labels = {
@@ -34,11 +90,14 @@ export function registerMetrics(app: FastifyInstance): Registry {
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
+  const token = opts.token;
   app.get(
     "/metrics",
     {
       schema: {
-        summary: "Prometheus metrics: requests by route and status, latency, the process",
+        summary: "Prometheus metrics: requests, latency, the process, and the business (SPEC §11)",
+        description:
+          "With METRICS_TOKEN set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); open without.",
         tags: ["ops"],
         response: {
           200: {
@@ -47,9 +106,15 @@ export function registerMetrics(app: FastifyInstance): Registry {
           },
         },
       },
-      config: { auth: "public" },
+      config: { auth: "public", errors: ["UNAUTHENTICATED"] },
+      onRequest: async (request) => {
+        if (token !== null && !bearerMatches(request.headers.authorization, token)) {
+          throw new AppError("UNAUTHENTICATED", "Missing or wrong metrics bearer token");
+        }
+      },
     },
     async (_request, reply) => {
+      lags = (await opts.indexerLags?.().catch(() => null)) ?? [];
       reply.header("content-type", registry.contentType);
       return registry.metrics();
     },

@@ -29,7 +29,10 @@ export async function registerSession(
   app.decorateRequest("session", function (this: FastifyRequest) {
     let p = cache.get(this);
     if (!p) {
-      p = resolveSession(opts.auth, this.cookies[SESSION_COOKIE]);
+      p = resolveSession(opts.auth, this.cookies[SESSION_COOKIE]).then((s) => {
+        if (s) this.knownUserId = String(s.user.id);
+        return s;
+      });
       cache.set(this, p);
     }
     return p;
@@ -38,7 +41,10 @@ export async function registerSession(
   app.decorateRequest("sessionUserId", function (this: FastifyRequest) {
     let p = ids.get(this);
     if (!p) {
-      p = resolveSessionUserId(opts.auth, this.cookies[SESSION_COOKIE]);
+      p = resolveSessionUserId(opts.auth, this.cookies[SESSION_COOKIE]).then((s) => {
+        if (s) this.knownUserId = s.userId;
+        return s;
+      });
       ids.set(this, p);
     }
     return p;

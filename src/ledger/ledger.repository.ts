@@ -8,6 +8,7 @@ import { COMPETITIVE_SP_TYPES, type SpType } from "../competition/competitive-sp
 import { intArray, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
+import { spLedgerRowsTotal } from "../metrics/app-metrics.js";
 
 export type SpLedgerRow = typeof spLedger.$inferSelect;
 
@@ -138,6 +139,7 @@ export async function appendSpEntries(
     throw new AppError("NOT_FOUND", `Event ${missing} not found`);
   }
   const created = new Map(found.filter((r) => r.id !== null).map((r) => [r.external_id, toLedgerRow(r)]));
+  for (const row of created.values()) spLedgerRowsTotal.inc({ type: row.type });
   const firstRows = new Map(created);
   const replayed = list.filter((e) => !created.has(e.externalId)).map((e) => e.externalId);
   if (replayed.length > 0) {

@@ -1,7 +1,10 @@
 /** The only SQL over predictions, version-2 quotes and USDC claims. */
+
+import type { SQL } from "drizzle-orm";
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
+import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
 import type { Rejection } from "./onchain-bet-rules.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
@@ -10,6 +13,7 @@ export type NewPrediction = typeof predictions.$inferInsert;
 /** Inserts a prediction; null when its idempotency key (per user and version) or txHash is already taken. */
 export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<PredictionRow | null> {
   const [row] = await tx.insert(predictions).values(values).onConflictDoNothing().returning();
+  if (row) betsTotal.inc({ version: String(row.version), status: row.status });
   return row ?? null;
 }
 
@@ -188,6 +192,8 @@ export interface SettledValues {
 /** Marks open predictions settled (or rejected), all in one statement (one no longer open is left alone). */
 export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: Date): Promise<void> {
   if (settled.length === 0) return;
+  // The rows are locked open by this transaction (lockOpenPredictionsOfEvent): each is settled here.
+  settlementsTotal.inc(settled.length);
   const nullable = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
   await tx.execute(sql`
     update predictions p
@@ -202,6 +208,23 @@ export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: D
       ${textArray(settled.map((s) => s.rejection?.reason ?? null))})
       as v(id, status, payout, payout_micro, reject_code, reject_reason)
     where p.id = v.id and p.status = 'open'`);
+}
+
+/**
+ * The `prediction.settled` payload of each prediction of `ids` as the database holds it, as `(user_id, payload)`
+ * rows for the domain-event outbox: `{predictionId, userId, eventId, status}` plus `payout` (v1 credits) or
+ * `payoutUsdc` (v2, a decimal string with 6 decimals, formatted from micro-USDC in integer arithmetic).
+ */
+export function settledPredictionEvents(ids: readonly bigint[]): SQL {
+  return sql`
+    select p.user_id,
+           jsonb_build_object('predictionId', p.id::text, 'userId', p.user_id::text, 'eventId', p.event_id,
+                              'status', p.status)
+           || case when p.version = 1 then jsonb_build_object('payout', coalesce(p.payout, 0))
+                   else jsonb_build_object('payoutUsdc',
+                          (coalesce(p.payout_micro, 0) / 1000000)::text || '.'
+                          || lpad((coalesce(p.payout_micro, 0) % 1000000)::text, 6, '0')) end as payload
+    from predictions p where p.id = any(${intArray(ids, "bigint")}) order by p.id`;
 }
 
 /** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */

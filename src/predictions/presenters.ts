@@ -108,3 +108,18 @@ export function presentReconciliation(r: Reconciliation) {
     })),
   };
 }
+
+/** The `event.settled` domain event (SPEC §11): `winningOutcome` null for a cancelled event. */
+export function presentEventSettled(e: {
+  eventId: string;
+  status: "finished" | "cancelled";
+  winningOutcome: string | null;
+  settledAt: Date;
+}) {
+  return {
+    eventId: e.eventId,
+    status: e.status,
+    winningOutcome: e.winningOutcome,
+    settledAt: e.settledAt.toISOString(),
+  };
+}

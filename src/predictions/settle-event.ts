@@ -1,12 +1,14 @@
 /**
  * Settles an event once: stores its result and settles every open prediction (won / lost / void), writing the
  * SP they earn to the ledger with the event id, so the ladders count them by kickoff. The same result again
- * changes nothing; a different one after settlement is a 409.
+ * changes nothing; a different one after settlement is a 409. The same transaction records the domain events
+ * (src/domain-events/): `event.settled`, and one `prediction.settled` per prediction it settles.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
+import { recordDomainEvent, recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import {
   bettingClosesAt,
@@ -17,12 +19,15 @@ import {
   updateEvent,
 } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
+import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import {
   lockOpenPredictionsOfEvent,
   markSettled,
   type PredictionRow,
   type SettledValues,
+  settledPredictionEvents,
 } from "./predictions.repository.js";
+import { presentEventSettled } from "./presenters.js";
 import {
   creditsPayout,
   creditsPredictionSp,
@@ -40,6 +45,8 @@ export interface SettleDeps {
   clock: Clock;
   season: Season;
   spPerUsdc: number;
+  /** Where settleEvent writes its one outcome line; absent: nowhere (CLI, tests). */
+  outcomeLog?: OpLog;
 }
 
 export type ResultInput =
@@ -107,12 +114,13 @@ export async function settlePredictions(
     const sp = v1
       ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
       : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
-    settled.push({
+    const values: SettledValues = {
       id: p.id,
       status,
       payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
       payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
-    });
+    };
+    settled.push(values);
     if (sp > 0) {
       awards.push({
         userId: p.userId,
@@ -125,9 +133,44 @@ export async function settlePredictions(
   }
   await markSettled(tx, settled, now);
   await appendSpEntries(tx, deps.season, awards);
+  // Built in the database from the rows just settled: a settle of 100,000 predictions sends none of them back.
+  if (settled.length > 0) {
+    await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEvents(settled.map((s) => s.id)));
+  }
 }
 
+/**
+ * Settles an event (see the file's contract) and logs one line `{op: "settle", eventId, outcome, settled,
+ * durationMs}` to `deps.outcomeLog` (outcome `settled`, `already-settled` or the error code).
+ */
 export async function settleEvent(
+  deps: SettleDeps,
+  input: { eventId: string; result: ResultInput },
+): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
+  const startedAt = performance.now();
+  try {
+    const done = await settleOnce(deps, input);
+    deps.outcomeLog?.info(
+      {
+        op: "settle",
+        eventId: input.eventId,
+        outcome: done.alreadySettled ? "already-settled" : "settled",
+        settled: done.settled,
+        durationMs: elapsedMs(startedAt),
+      },
+      "settle",
+    );
+    return done;
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : "INTERNAL";
+    const line = { op: "settle", eventId: input.eventId, outcome: code, durationMs: elapsedMs(startedAt) };
+    if (err instanceof AppError && err.status < 500) deps.outcomeLog?.info(line, "settle");
+    else deps.outcomeLog?.error({ ...line, err }, "settle");
+    throw err;
+  }
+}
+
+async function settleOnce(
   deps: SettleDeps,
   input: { eventId: string; result: ResultInput },
 ): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
@@ -148,6 +191,15 @@ export async function settleEvent(
     });
     const open = await lockOpenPredictionsOfEvent(tx, event.id);
     await settlePredictions(tx, deps, open, updated, result, now);
+    await recordDomainEvent(tx, {
+      type: "event.settled",
+      payload: presentEventSettled({
+        eventId: event.id,
+        status: result.status,
+        winningOutcome: input.result.status === "finished" ? input.result.winningOutcome : null,
+        settledAt: now,
+      }),
+    });
     return { event: updated, settled: open.length, alreadySettled: false };
   });
 }

@@ -22,6 +22,7 @@ import {
   putEvent,
   txHash,
 } from "../../test/player-api.js";
+import { sql } from "../db/client.js";
 import { trustVerifier } from "./chain-verifier.js";
 import { findPrediction } from "./predictions.repository.js";
 import { verifyPendingBet } from "./report-onchain-bet.js";
@@ -432,6 +433,23 @@ describe("a version-2 bet confirmed after its event settled", () => {
     const row = (await findPrediction(t.database.db, BigInt(pending.id)))!;
     const walletLower = n.wallet.toLowerCase();
     expect((await verifyPendingBet(deps, row, walletLower)).status).toBe("won");
+    // Announced once, in USDC: 2 × 1.95 = 3.900000 (issue 23's outbox).
+    const announced = await t.database.db.execute(
+      sql`select payload, user_id::text as user_id from domain_events
+          where type = 'prediction.settled' and payload->>'predictionId' = ${pending.id}`,
+    );
+    expect((announced as unknown as { rows: unknown[] }).rows).toEqual([
+      {
+        payload: {
+          predictionId: pending.id,
+          userId: n.userId,
+          eventId: "s-late",
+          status: "won",
+          payoutUsdc: "3.900000",
+        },
+        user_id: n.userId,
+      },
+    ]);
     // Asking again changes nothing.
     expect((await verifyPendingBet(deps, row, walletLower)).status).toBe("won");
 

@@ -7,3 +7,9 @@ export function secretMatches(given: string | undefined, expected: string): bool
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b);
 }
+
+/** True when an `Authorization` header is `Bearer <expected>` (scheme case-insensitive, RFC 9110 §11.1). */
+export function bearerMatches(authorization: string | undefined, expected: string): boolean {
+  const m = /^Bearer (.+)$/i.exec(authorization ?? "");
+  return secretMatches(m?.[1], expected);
+}

@@ -1,0 +1,127 @@
+/** The only SQL over the domain-event outbox and its consumers' cursors. */
+import { eq, type SQL, sql } from "drizzle-orm";
+import { type Queryable, rows, type Tx, textArray } from "../db/client.js";
+import { domainEventCursors } from "../db/schema.js";
+
+export interface EventRow {
+  id: string;
+  xid: string;
+  type: string;
+  payload: unknown;
+  user_id: string | null;
+  created_at: Date | string;
+}
+
+/** Appends events in one statement (one array parameter per column, so any number of rows). */
+export async function insertEvents(
+  tx: Tx,
+  events: ReadonlyArray<{ type: string; payload: string; userId: string | null }>,
+  channel: string,
+): Promise<void> {
+  if (events.length === 0) return;
+  await tx.execute(sql`
+    insert into domain_events (type, payload, user_id)
+    select v.type, v.payload::jsonb, v.user_id::bigint
+    from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
+                ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)`);
+  // Delivered at commit, once per transaction whatever the number of events: listeners then read the table.
+  await tx.execute(sql`select pg_notify(${channel}, '')`);
+}
+
+/**
+ * Appends one event of `type` per row of `source`, a query selecting `(user_id bigint, payload jsonb)` written by
+ * the capability owning those rows: the events are built where the rows are, nothing crosses the wire.
+ */
+export async function insertSelectedEvents(
+  tx: Tx,
+  type: string,
+  source: SQL,
+  channel: string,
+): Promise<void> {
+  await tx.execute(sql`
+    insert into domain_events (type, payload, user_id)
+    select ${type}, s.payload, s.user_id from (${source}) as s`);
+  await tx.execute(sql`select pg_notify(${channel}, '')`);
+}
+
+/**
+ * Events after `after` in (xid, id) order, only those of transactions older than this statement's snapshot xmin
+ * (every such transaction has ended: no row can still appear before them), and that watermark.
+ */
+export async function eventsAfter(
+  q: Queryable,
+  after: { xid: string; id: string } | null,
+  limit: number,
+): Promise<{ xmin: string; events: EventRow[] }> {
+  const found = await rows<EventRow & { xmin: string }>(
+    q,
+    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+        select e.id::text as id, e.xid::text as xid, e.type, e.payload, e.user_id::text as user_id,
+               e.created_at, w.xmin::text as xmin
+        from w left join lateral (
+          select * from domain_events d
+          where d.xid < w.xmin
+            ${after ? sql`and (d.xid, d.id) > (${after.xid}::xid8, ${after.id}::bigint)` : sql``}
+          order by d.xid, d.id
+          limit ${limit}
+        ) e on true`,
+  );
+  const xmin = found[0]!.xmin;
+  return { xmin, events: found.filter((r) => r.id !== null) };
+}
+
+/** The position of event `id` (null when it is no longer, or never was, in the table). */
+export async function positionOfEvent(q: Queryable, id: string): Promise<{ xid: string; id: string } | null> {
+  const [row] = await rows<{ xid: string; id: string }>(
+    q,
+    sql`select xid::text as xid, id::text as id from domain_events where id = ${id}::bigint`,
+  );
+  return row ?? null;
+}
+
+/** The newest position below the watermark: where a consumer that wants only what comes next starts. */
+export async function headPosition(q: Queryable): Promise<{ xid: string; id: string }> {
+  const [row] = await rows<{ xid: string; id: string }>(
+    q,
+    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+        select coalesce((select d.xid::text from domain_events d, w where d.xid < w.xmin order by d.xid desc, d.id desc limit 1), '0') as xid,
+               coalesce((select d.id::text from domain_events d, w where d.xid < w.xmin order by d.xid desc, d.id desc limit 1), '0') as id`,
+  );
+  return row!;
+}
+
+/**
+ * A consumer's cursor, locked for this transaction; `held: false` when another instance holds it now. A new
+ * cursor starts before every event (xid 0, id 0).
+ */
+export async function lockCursor(
+  tx: Tx,
+  name: string,
+): Promise<{ held: boolean; position: { xid: string; id: string } }> {
+  await tx.insert(domainEventCursors).values({ name, xid: "0", eventId: 0n }).onConflictDoNothing();
+  const [row] = await rows<{ xid: string; id: string }>(
+    tx,
+    sql`select xid::text as xid, event_id::text as id from domain_event_cursors
+        where name = ${name} for update skip locked`,
+  );
+  return row ? { held: true, position: row } : { held: false, position: { xid: "0", id: "0" } };
+}
+
+export async function saveCursor(tx: Tx, name: string, position: { xid: string; id: string }): Promise<void> {
+  await tx
+    .update(domainEventCursors)
+    .set({ xid: position.xid, eventId: BigInt(position.id), updatedAt: sql`now()` })
+    .where(eq(domainEventCursors.name, name));
+}
+
+/** Deletes events created before `before` that every stored cursor has passed; returns how many. */
+export async function deleteEventsBefore(q: Queryable, before: Date): Promise<number> {
+  const deleted = await rows<{ id: string }>(
+    q,
+    sql`delete from domain_events d
+        where d.created_at < ${before}
+          and not exists (select 1 from domain_event_cursors c where (c.xid, c.event_id) < (d.xid, d.id))
+        returning d.id::text as id`,
+  );
+  return deleted.length;
+}
