@@ -156,6 +156,8 @@ async function openPostgres(
   // Migrations may wait on another instance's advisory lock and run long DDL: no statement timeout, only the
   // connection's.
   const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs });
+  // A lost connection fails the running query (and so the start); it must not also throw an unhandled 'error'.
+  migrator.on("error", () => {});
   await migrator.connect();
   try {
     await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
@@ -174,8 +176,15 @@ async function openPostgres(
       statement_timeout: statementTimeoutMs,
       query_timeout: statementTimeoutMs + CLIENT_GRACE_MS,
     });
-    // An idle client losing its server must not crash the process; the next query reports the failure.
+    // A connection lost (a restart's 57P01, ECONNRESET, a failover) must never crash the process. pg emits
+    // 'error' on a client whose server goes away between queries: the pool listens while the client is idle
+    // (and drops it), but not while it is checked out (a transaction between two statements), so every client
+    // gets its own listener. The next query on it fails ("not queryable", a 503), and on release the pool drops
+    // it and opens a fresh one.
     pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     return pool;
   };
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
