@@ -190,8 +190,8 @@ async function openPostgres(
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   return {
-    db: drizzleNodePg({ client: pool, schema }) as unknown as Db,
-    bulkDb: drizzleNodePg({ client: bulkPool, schema }) as unknown as Db,
+    db: retryingTransactions(drizzleNodePg({ client: pool, schema }) as unknown as Db),
+    bulkDb: retryingTransactions(drizzleNodePg({ client: bulkPool, schema }) as unknown as Db),
     engine: "postgres",
     ping: async () => {
       await pool.query("select 1");
@@ -200,6 +200,37 @@ async function openPostgres(
       await Promise.all([pool.end(), bulkPool.end()]);
     },
   };
+}
+
+/**
+ * SQLSTATEs of a transaction that lost a race with another and only needs to run again: serialization_failure
+ * (40001) and deadlock_detected (40P01). PostgreSQL rolled it back whole, so running the work again is safe.
+ */
+const RETRYABLE_TRANSACTION_CODES = new Set(["40001", "40P01"]);
+/** Attempts of one transaction that keeps losing such races; past them the error reaches the edge (a 503). */
+export const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * PostgreSQL only: `db.transaction(work)` runs `work` again (up to TRANSACTION_ATTEMPTS in all, after a short
+ * random pause that de-synchronises the two racers) when the transaction fails with a serialization failure or a
+ * deadlock, so no client sees either. Only top-level transactions are retried: a savepoint inside a transaction
+ * cannot be, as PostgreSQL aborted the whole transaction. A transaction's work therefore must not act outside the
+ * database (it may run more than once); none does.
+ */
+function retryingTransactions(db: Db): Db {
+  const run = db.transaction.bind(db);
+  db.transaction = (async (...args: Parameters<Db["transaction"]>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(...args);
+      } catch (err) {
+        const code = pgErrorCode(err);
+        if (attempt >= TRANSACTION_ATTEMPTS || !code || !RETRYABLE_TRANSACTION_CODES.has(code)) throw err;
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+      }
+    }
+  }) as Db["transaction"];
+  return db;
 }
 
 /** The database options of a configuration (the server and the CLI open it alike). */
