@@ -17,7 +17,7 @@ import {
   quoteDeps,
 } from "./chain/chain-deps.js";
 import { chainRoutes } from "./chain/routes.js";
-import { cliRoutes } from "./cli/routes.js";
+import { cliIdentityRoute, cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(cliRoutes, { ctx: { database, config, clock } });
+  await app.register(cliIdentityRoute, { ctx: { database, config, clock } });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   let chainJobs: RunningJobs | null = null;
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     const budgetMs = config.shutdownTimeoutMs;
@@ -97,10 +97,16 @@ async function main(): Promise<void> {
     // finalize stays all or nothing.
     await bounded(database.close(), DATABASE_CLOSE_MS);
     redis?.disconnect();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The embedded database's lock ended without us (its child process killed): another process may now open the
+  // DATA_DIR, so this one must stop writing to it.
+  database.dataDirLock?.onLost(() => {
+    app.log.error("the DATA_DIR lock was lost: shutting down");
+    void shutdown("lock lost", 1);
+  });
 
   const address = await step("listen", config, () => app.listen({ port: config.port, host: config.host }));
   // A CLI run beside this server on the same DATA_DIR sends its writes here (cli/remote.ts).

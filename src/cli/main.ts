@@ -4,7 +4,8 @@
  * prints one line and exits 1 (2 for a usage error).
  *
  * Beside a running server on the same embedded DATA_DIR (which has one writer), the command is sent to that
- * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves.
+ * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves, once that server has
+ * proven it holds the DATA_DIR's lock (remote.ts).
  */
 import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
@@ -13,7 +14,7 @@ import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { type ParsedCommand, parseCommandLine, USAGE, UsageError } from "./arguments.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
-import { runOnServer } from "./remote.js";
+import { runOnServer, verifyHolder } from "./remote.js";
 import { runCommand } from "./run-command.js";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -39,12 +40,12 @@ async function main(argv: readonly string[]): Promise<number> {
         await database.close();
       }
     } catch (err) {
-      if (!(err instanceof DataDirLockedError) || !err.holder.url) throw err;
-      process.stderr.write(
-        `DATA_DIR is held by the server at ${err.holder.url}: sending the command to it\n`,
-      );
+      if (!(err instanceof DataDirLockedError)) throw err;
+      // The token goes only to a server that proves it holds the lock (remote.ts).
+      const url = await verifyHolder(err.holder);
+      process.stderr.write(`DATA_DIR is held by the server at ${url}: sending the command to it\n`);
       result = await runOnServer({
-        url: err.holder.url,
+        url,
         adminToken: config.adminToken,
         argv,
         cmd,

@@ -83,12 +83,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 }
 
 /**
- * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding it makes
- * this throw DataDirLockedError before anything is opened (two PGlite instances on one folder lose writes).
+ * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding its lock
+ * (data-dir-lock.ts) makes this throw DataDirLockedError before anything is opened (two PGlite instances on one
+ * folder lose writes).
  */
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
+  const lock = dataDir ? await acquireDataDirLock(dataDir) : undefined;
   try {
     const client = dataDir ? new PGlite(dataDir) : new PGlite();
     const changeCount = countWrites(client);
@@ -107,12 +108,12 @@ async function openPglite(dataDir: string | null): Promise<Database> {
         try {
           await client.close();
         } finally {
-          lock?.release();
+          await lock?.release();
         }
       },
     };
   } catch (err) {
-    lock?.release();
+    await lock?.release();
     throw err;
   }
 }
