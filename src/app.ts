@@ -27,7 +27,7 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { eventRoutes } from "./events/routes.js";
 import { benchCeilingRoute } from "./http/bench-ceiling.js";
-import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
+import { clientErrorHandler, frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
@@ -66,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
     // thousand characters reaches its route's schema and gets a 400 naming the field.
     frameworkErrors,
+    // What Node's HTTP parser refuses (oversized headers: 431) answers the envelope as well.
+    clientErrorHandler,
     routerOptions: { maxParamLength: 8192 },
     return503OnClosing: false,
   });

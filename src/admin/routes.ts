@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import type { AdjustableClock } from "../clock.js";
+import { type AdjustableClock, isTestClockInstant, TEST_CLOCK_YEARS } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import { SP_TYPES } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
@@ -229,6 +229,7 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       {
         schema: {
           summary: "Pin the clock (null: real time); only with TEST_CLOCK=1",
+          description: "The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise).",
           tags,
           body: ClockBody,
           response: { 200: okSchema(Type.Object({ now: Type.String({ format: "date-time" }) })) },
@@ -236,7 +237,12 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         config: { auth: "admin" },
       },
       async (request) => {
-        deps.clock.set(request.body.now === null ? null : new Date(request.body.now));
+        const at = request.body.now === null ? null : new Date(request.body.now);
+        if (at && !isTestClockInstant(at)) {
+          const message = `must be in the UTC years ${TEST_CLOCK_YEARS.min}–${TEST_CLOCK_YEARS.max}`;
+          throw new AppError("VALIDATION_FAILED", `body.now ${message}`, [{ field: "body.now", message }]);
+        }
+        deps.clock.set(at);
         return ok({ now: deps.clock.now().toISOString() });
       },
     );

@@ -34,6 +34,8 @@ interface Operation {
 const HOSTILE: unknown[] = [
   "\u0000",
   "a\u0000b",
+  "\ud800",
+  "x\udc00y",
   "x".repeat(5000),
   "",
   " ",
@@ -95,10 +97,14 @@ function shaped(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   }
 }
 
-/** A shaped value with one hostile twist: a NUL inside a string, a number pushed past its bounds. */
+/**
+ * A shaped value with one hostile twist: a NUL or a lone UTF-16 surrogate inside a string, a number pushed past
+ * its bounds.
+ */
 function twisted(s: Schema, depth: number): fc.Arbitrary<unknown> {
   return fc.tuple(shaped(s, depth), fc.nat()).map(([v, n]) => {
-    if (typeof v === "string") return `${v.slice(0, n % (v.length + 1))}\u0000${v.slice(n % (v.length + 1))}`;
+    const bad = n % 3 === 0 ? "\ud83d" : "\u0000";
+    if (typeof v === "string") return `${v.slice(0, n % (v.length + 1))}${bad}${v.slice(n % (v.length + 1))}`;
     if (typeof v === "number") return n % 2 === 0 ? v * 1e12 : -v - 1;
     return v;
   });
@@ -115,6 +121,23 @@ function value(s: Schema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/**
+ * encodeURIComponent, except that a lone surrogate (which it refuses with URIError) is written as the three
+ * bytes of its WTF-8 form, e.g. %ED%A0%BD: what a hostile client can put on the wire.
+ */
+function encodePart(s: string): string {
+  return s
+    .split(/([\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/)
+    .map((part, i) => {
+      if (i % 2 === 0) return encodeURIComponent(part);
+      const cu = part.charCodeAt(0);
+      return [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join("");
+    })
+    .join("");
+}
 
 let t: TestApp;
 let cookie: string;
@@ -160,12 +183,10 @@ it("no route answers a 5xx, and every 4xx is the error envelope", async () => {
     if (op.path.startsWith("/docs")) continue;
     await fc.assert(
       fc.asyncProperty(requestOf(op), async (r) => {
-        const url = op.path.replace(/\{(\w+)\}/g, (_, name) =>
-          encodeURIComponent(asText(r.path[name] ?? "x")),
-        );
-        const query = new URLSearchParams(
-          Object.entries(r.query).map(([k, v]) => [k, asText(v)] as [string, string]),
-        ).toString();
+        const url = op.path.replace(/\{(\w+)\}/g, (_, name) => encodePart(asText(r.path[name] ?? "x")));
+        const query = Object.entries(r.query)
+          .map(([k, v]) => `${encodePart(k)}=${encodePart(asText(v))}`)
+          .join("&");
         const headers: Record<string, string> =
           r.auth === "cookie"
             ? { cookie }
