@@ -11,6 +11,8 @@ import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
 import { databaseOptions, openDatabase } from "../db/client.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
+import { AppError } from "../errors.js";
+import { startupProblem } from "../startup-problem.js";
 import { type ParsedCommand, parseCommandLine, USAGE, UsageError } from "./arguments.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
@@ -33,7 +35,11 @@ async function main(argv: readonly string[]): Promise<number> {
     const config = loadConfig();
     let result: unknown;
     try {
-      const database = await openDatabase(databaseOptions(config));
+      const database = await openDatabase(databaseOptions(config)).catch((err: unknown) => {
+        if (err instanceof DataDirLockedError) throw err;
+        // A missing or unreachable database: one line naming the problem and the fix, as the server says it.
+        throw new AppError("SERVICE_UNAVAILABLE", startupProblem("database", err, config));
+      });
       try {
         result = await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
       } finally {
