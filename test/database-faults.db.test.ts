@@ -12,7 +12,7 @@ import { killAll } from "./drills/server-process.js";
 
 afterAll(killAll);
 
-describe.skipIf(testEngine !== "postgres")("the service survives its database", () => {
+describe.skipIf(testEngine !== "postgres")("the service survives its database", { timeout: 240_000 }, () => {
   it("restart, reset, outage under load: stays up, 503 meanwhile, ready within 10 s, no acknowledged write lost", async () => {
     const results = await databaseFaultDrill(["restart", "reset", "outage"]);
     for (const r of results) console.log(`database ${r.fault}: ${JSON.stringify(r)}`);

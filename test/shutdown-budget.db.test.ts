@@ -56,7 +56,7 @@ function rawConnection(port: number): { socket: Socket; closedAt: Promise<number
 
 const BUDGET_MS = 1500;
 
-describe("SIGTERM with connections open", () => {
+describe("SIGTERM with connections open", { timeout: 240_000 }, () => {
   it("closes idle and unused connections at once, a slow body at the budget, and exits within it", async () => {
     const server = await startServer({ ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: String(BUDGET_MS) });
     const idle = rawConnection(server.port);
@@ -98,7 +98,7 @@ describe("SIGTERM with connections open", () => {
   });
 });
 
-describe.skipIf(testEngine !== "postgres")("SIGTERM during a finalize", () => {
+describe.skipIf(testEngine !== "postgres")("SIGTERM during a finalize", { timeout: 240_000 }, () => {
   it("cuts the finalize at the budget and leaves the week not finalized at all", async () => {
     const env = await databaseEnv();
     const server = await startServer({ ...env, SHUTDOWN_TIMEOUT_MS: "1000", TEST_CLOCK: "1" });

@@ -37,30 +37,34 @@ function expectOneLine(r: Awaited<ReturnType<typeof failedStart>>, line: string 
   expect(r.lines[0]).not.toMatch(/\bat .+:\d+:\d+/);
 }
 
-describe.skipIf(testEngine !== "postgres")("start-up failures of a PostgreSQL deployment", () => {
-  it("a database that does not exist: says to create it", async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = "/sp_missing_database_21";
-    const r = await failedStart({ DATABASE_URL: url.toString() });
-    const host = `${url.hostname}:${url.port || 5432}`;
-    expectOneLine(
-      r,
-      `Cannot start: database "sp_missing_database_21" does not exist on PostgreSQL ${host} (DATABASE_URL): create it (createdb -h ${url.hostname} -p ${url.port || 5432}${url.username ? ` -U ${url.username}` : ""} sp_missing_database_21) or point DATABASE_URL at an existing database`,
-    );
-  });
+describe.skipIf(testEngine !== "postgres")(
+  "start-up failures of a PostgreSQL deployment",
+  { timeout: 180_000 },
+  () => {
+    it("a database that does not exist: says to create it", async () => {
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = "/sp_missing_database_21";
+      const r = await failedStart({ DATABASE_URL: url.toString() });
+      const host = `${url.hostname}:${url.port || 5432}`;
+      expectOneLine(
+        r,
+        `Cannot start: database "sp_missing_database_21" does not exist on PostgreSQL ${host} (DATABASE_URL): create it (createdb -h ${url.hostname} -p ${url.port || 5432}${url.username ? ` -U ${url.username}` : ""} sp_missing_database_21) or point DATABASE_URL at an existing database`,
+      );
+    });
 
-  it("a PostgreSQL that refuses connections: says to start it or fix the URL", async () => {
-    const port = await freePort();
-    const r = await failedStart({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/app` });
-    expectOneLine(
-      r,
-      `Cannot start: PostgreSQL at 127.0.0.1:${port} is not reachable (ECONNREFUSED): start it, or fix the host and port in DATABASE_URL`,
-    );
-  });
-});
+    it("a PostgreSQL that refuses connections: says to start it or fix the URL", async () => {
+      const port = await freePort();
+      const r = await failedStart({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/app` });
+      expectOneLine(
+        r,
+        `Cannot start: PostgreSQL at 127.0.0.1:${port} is not reachable (ECONNREFUSED): start it, or fix the host and port in DATABASE_URL`,
+      );
+    });
+  },
+);
 
 // Engine-independent: once, in the pglite project.
-describe.skipIf(testEngine !== "pglite")("start-up failures", () => {
+describe.skipIf(testEngine !== "pglite")("start-up failures", { timeout: 180_000 }, () => {
   it("an unreachable Redis: says to start it, fix REDIS_URL or unset it", async () => {
     const port = await freePort();
     const r = await failedStart({ REDIS_URL: `redis://127.0.0.1:${port}` });

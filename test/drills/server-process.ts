@@ -71,8 +71,11 @@ export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv):
   return { child, exited, output: () => out + err, stderr: () => err, stdout: () => out };
 }
 
-/** Polls GET <base>/readyz until 200; throws with the process output when it exits or `timeoutMs` passes. */
-export async function waitReady(proc: Proc, base: string, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls GET <base>/readyz until 200; throws with the process output when it exits or `timeoutMs` passes (generous:
+ * a start compiles the sources with tsx and migrates, slow on a busy 2-core machine).
+ */
+export async function waitReady(proc: Proc, base: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
