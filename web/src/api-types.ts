@@ -18,7 +18,10 @@ export interface paths {
     get: operations["getAuthProviders"];
   };
   "/api/auth/nonce": {
-    /** A single-use sign-in nonce (10 min) */
+    /**
+     * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+     * @description 128 random bits as 32 hex characters. The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+     */
     get: operations["getAuthNonce"];
   };
   "/api/auth/wallet": {
@@ -94,6 +97,10 @@ export interface paths {
   "/api/admin/cli": {
     /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
     post: operations["postAdminCli"];
+  };
+  "/api/cli/identity": {
+    /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+    get: operations["getCliIdentity"];
   };
   "/api/available-events": {
     /** Open events by kickoff, filtered and paged */
@@ -183,9 +190,9 @@ export interface components {
       /** @description A human-readable message */
       error: string;
       /** @enum {integer} */
-      status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
+      status: 400 | 401 | 403 | 404 | 408 | 413 | 415 | 431 | 429 | 409 | 503 | 500;
       /** @enum {string} */
-      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
       /** @description Facts about the error, by code */
       details?: {
           field: string;
@@ -352,7 +359,10 @@ export interface operations {
       };
     };
   };
-  /** A single-use sign-in nonce (10 min) */
+  /**
+   * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+   * @description 128 random bits as 32 hex characters. The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+   */
   getAuthNonce: {
     responses: {
       /** @description Default Response */
@@ -2438,6 +2448,85 @@ export interface operations {
             status: 415;
             /** @enum {string} */
             code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+  getCliIdentity: {
+    parameters: {
+      query: {
+        /** @description 32 random bytes in hex, fresh for each check */
+        challenge: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description HMAC-SHA256 with the secret of <DATA_DIR>/sp-writer.lock over the advertised URL and the challenge */
+              proof: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
           };
         };
       };
