@@ -14,7 +14,7 @@ import type { AuthDeps } from "./auth/sign-in.js";
 import { chainInfoDeps, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
 import { configuredIndexers, indexerLags } from "./chain/indexer-health.js";
 import { chainRoutes } from "./chain/routes.js";
-import { cliRoutes } from "./cli/routes.js";
+import { cliIdentityRoute, cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import { lastFinalizedWeek } from "./competition/auto-finalize.js";
 import type { Season } from "./competition/calendar.js";
@@ -30,7 +30,7 @@ import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { registerCaching, tagEncodedBodies } from "./http/caching.js";
 import { registerCompression } from "./http/compression.js";
 import { registerCors } from "./http/cors.js";
-import { frameworkErrors, registerEnvelope } from "./http/envelope.js";
+import { clientErrorHandler, frameworkErrors, registerEnvelope } from "./http/envelope.js";
 import { healthRoutes } from "./http/health.js";
 import { registerMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
@@ -80,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
     // thousand characters reaches its route's schema and gets a 400 naming the field.
     frameworkErrors,
+    // What Node's HTTP parser refuses (oversized headers: 431) answers the envelope as well.
+    clientErrorHandler,
     routerOptions: { maxParamLength: 8192 },
     return503OnClosing: false,
   });
@@ -157,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps: { db, requirePublicHttps: config.env === "production" },
     adminToken: config.adminToken,
   });
+  await app.register(cliIdentityRoute, { ctx: { database, config, clock } });
   await app.register(eventRoutes, { deps: { db, clock } });
   await app.register(leaderboardRoutes, { deps: { db } });
   await app.register(profileRoutes, { deps: competition });

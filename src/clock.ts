@@ -22,3 +22,14 @@ export class AdjustableClock implements Clock {
     this.pinned = at ? new Date(at.getTime()) : null;
   }
 }
+
+/**
+ * The instants the test clock may be pinned to: UTC years 2000–2100. Far instants (year 0001, 9999) made every
+ * read fail downstream (week arithmetic and PostgreSQL timestamps past their ranges); no test needs them.
+ */
+export const TEST_CLOCK_YEARS = { min: 2000, max: 2100 } as const;
+
+export function isTestClockInstant(at: Date): boolean {
+  const year = at.getUTCFullYear();
+  return !Number.isNaN(at.getTime()) && year >= TEST_CLOCK_YEARS.min && year <= TEST_CLOCK_YEARS.max;
+}

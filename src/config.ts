@@ -29,6 +29,11 @@ export interface Config {
   redisUrl: string | null;
   /** Redis: the most one command (a rate-limit check) waits; past it, rate limits fail open. */
   redisCommandTimeoutMs: number;
+  /**
+   * SIGTERM/SIGINT: how long requests in flight may take to finish before every connection is closed and the
+   * process exits (idle and unused connections close at once).
+   */
+  shutdownTimeoutMs: number;
   seasonStart: Date;
   weekOneStart: Date;
   finalizeSecret: string;
@@ -505,6 +510,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: int(env, "DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),
     redisUrl,
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 1000, 50, 60_000),
+    shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     seasonStart,
     weekOneStart,
     finalizeSecret,

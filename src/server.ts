@@ -1,33 +1,68 @@
 /**
- * Entry point: validate config, open the database (migrating it), build the app, listen, shut down gracefully.
- * `startService` is also what `npm run demo` (src/demo/demo.ts) runs, with its demo chain's faucet.
+ * Entry point: validate config, reach Redis, open the database (migrating it), build the app, listen, start the
+ * background jobs, and shut down within SHUTDOWN_TIMEOUT_MS on SIGTERM/SIGINT. `startService` is also what
+ * `npm run demo` (src/demo/demo.ts) runs, with its demo chain's faucet.
+ *
+ * A start that cannot succeed (a bad variable, a database that is missing or unreachable, an unreachable Redis,
+ * a DATA_DIR held by another process, a port in use) prints one line naming the problem and the fix, and exits 1:
+ * no stack trace (startup-problem.ts).
  */
 import { pathToFileURL } from "node:url";
+import type { Redis } from "ioredis";
 import { type AppDeps, buildApp } from "./app.js";
 import { startChainJobs } from "./chain/chain-jobs.js";
 import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type Database, databaseOptions, openDatabase } from "./db/client.js";
-import { DataDirLockedError } from "./db/data-dir-lock.js";
-import { openRedis } from "./http/redis-client.js";
+import { openRedis, waitForRedis } from "./http/redis-client.js";
+import { closeWithin } from "./http/shutdown.js";
 import { startOperationsJobs } from "./jobs/operations-jobs.js";
+import { type StartupStep, startupProblem } from "./startup-problem.js";
+
+/** After the budget: the most the database may take to close (a statement still running is abandoned). */
+const DATABASE_CLOSE_MS = 1000;
+
+function exitWith(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
+/** `work`, or a one-line exit naming what failed at `step`. */
+async function step<T>(name: StartupStep, config: Config, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (config.logLevel === "debug" || config.logLevel === "trace") console.error(err);
+    return exitWith(`Cannot start: ${startupProblem(name, err, config)}`);
+  }
+}
+
+/** Resolves when `p` settles or `ms` pass, whichever is first (never rejects). */
+function bounded(p: Promise<unknown> | undefined, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    void Promise.resolve(p)
+      .catch(() => {})
+      .finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+  });
+}
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`Invalid configuration: ${err.message}`);
-      process.exit(1);
-    }
+    if (err instanceof ConfigError) exitWith(`Invalid configuration: ${err.message}`);
     throw err;
   }
   await startService(config);
 }
 
-/** Opens the database, builds the app, listens, starts the chain jobs; resolves with the address listened on. */
+/** Reaches Redis, opens the database, builds the app, listens, starts the jobs; resolves with the address. */
 export async function startService(
   config: Config,
   extras: {
@@ -37,17 +72,22 @@ export async function startService(
     onShutdown?: () => Promise<void>;
   } = {},
 ): Promise<{ address: string }> {
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  try {
-    database = await openDatabase(databaseOptions(config));
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(`Cannot start: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
+  let redis: Redis | null = null;
+  if (config.redisUrl) {
+    const url = config.redisUrl;
+    redis = await step("redis", config, async () => {
+      const r = openRedis(url, config.redisCommandTimeoutMs);
+      try {
+        await waitForRedis(r);
+      } catch (err) {
+        r.disconnect();
+        throw err;
+      }
+      return r;
+    });
   }
-  const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisCommandTimeoutMs) : null;
+  // After Redis, the cheaper check: a start that fails should fail fast.
+  const database: Database = await step("database", config, () => openDatabase(databaseOptions(config)));
   const clock = new AdjustableClock();
   await extras.prepare?.({ database, config, clock });
   const app = await buildApp({ config, database, clock, redis, demo: extras.demo });
@@ -55,22 +95,43 @@ export async function startService(
   let operationsJobs: RunningJobs | null = null;
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, "shutting down");
-    await chainJobs?.stop();
-    await operationsJobs?.stop();
-    await app.close();
-    await database.close();
+    const budgetMs = config.shutdownTimeoutMs;
+    app.log.info({ signal, budgetMs }, "shutting down");
+    // Last resort: whatever hangs, the process is gone shortly after its budget.
+    setTimeout(
+      () => {
+        app.log.error("shutdown outlived its budget: exiting");
+        process.exit(1);
+      },
+      budgetMs + DATABASE_CLOSE_MS + 2000,
+    ).unref();
+    const [inTime] = await Promise.all([
+      closeWithin(app, budgetMs),
+      bounded(chainJobs?.stop(), budgetMs),
+      bounded(operationsJobs?.stop(), budgetMs),
+    ]);
+    if (!inTime)
+      app.log.warn({ budgetMs }, "requests still in flight at the shutdown budget: connections closed");
+    // A statement still running (a request cut at the budget) is abandoned: its transaction never commits, so a
+    // finalize stays all or nothing.
+    await bounded(database.close(), DATABASE_CLOSE_MS);
     redis?.disconnect();
-    await extras.onShutdown?.();
-    process.exit(0);
+    await bounded(extras.onShutdown?.(), DATABASE_CLOSE_MS);
+    process.exit(exitCode);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The embedded database's lock ended without us (its child process killed): another process may now open the
+  // DATA_DIR, so this one must stop writing to it.
+  database.dataDirLock?.onLost(() => {
+    app.log.error("the DATA_DIR lock was lost: shutting down");
+    void shutdown("lock lost", 1);
+  });
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await step("listen", config, () => app.listen({ port: config.port, host: config.host }));
   // A CLI run beside this server on the same DATA_DIR sends its writes here (cli/remote.ts).
   database.dataDirLock?.advertise(address.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, "//127.0.0.1"));
   chainJobs = startChainJobs({ config, database, clock, log: app.log });
@@ -83,7 +144,11 @@ export async function startService(
 // Run only as the entry point (npm start), not when the demo imports startService.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err) => {
-    console.error(err);
+    // Not a known start-up failure: still one line; LOG_LEVEL=debug prints the whole error.
+    if (process.env.LOG_LEVEL === "debug" || process.env.LOG_LEVEL === "trace") console.error(err);
+    console.error(
+      `Cannot start: ${err instanceof Error ? err.message.replace(/[\r\n]+/g, " ") : String(err)}`,
+    );
     process.exit(1);
   });
 }

@@ -98,19 +98,20 @@ export async function call(app: FastifyInstance, opts: InjectOptions) {
 
 /**
  * A fresh nonce and an EIP-4361 message for `privateKey`'s account as a well-behaved client of this app writes it
- * (`over` changes fields, e.g. a foreign `uri`), with its signature: the body of POST /api/auth/wallet.
+ * (`over` changes fields, e.g. a foreign `uri`), with its signature: the body of POST /api/auth/wallet, and the
+ * cookie header that binds the nonce to this client (the `siwe_nonce` cookie GET /api/auth/nonce set).
  */
 export async function signedSiwe(
   t: TestApp,
   privateKey: `0x${string}`,
   over: { uri?: string; issuedAt?: Date } = {},
-): Promise<{ message: string; signature: `0x${string}` }> {
+): Promise<{ body: { message: string; signature: `0x${string}` }; cookie: string }> {
   const account = privateKeyToAccount(privateKey);
   // Signs for the domain the server names, as the page does.
-  const { nonce, domain } = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).body.data as {
-    nonce: string;
-    domain: string;
-  };
+  const issued = await call(t.app, { method: "GET", url: "/api/auth/nonce" });
+  const { nonce, domain } = issued.body.data as { nonce: string; domain: string };
+  const binding = issued.cookies.find((c) => c.name === "siwe_nonce");
+  if (!binding) throw new Error("GET /api/auth/nonce set no siwe_nonce cookie");
   const message = createSiweMessage({
     address: account.address,
     chainId: 1,
@@ -120,7 +121,10 @@ export async function signedSiwe(
     version: "1",
     issuedAt: over.issuedAt ?? t.clock.now(),
   });
-  return { message, signature: await account.signMessage({ message }) };
+  return {
+    body: { message, signature: await account.signMessage({ message }) },
+    cookie: `siwe_nonce=${binding.value}`,
+  };
 }
 
 /** Signs in a wallet through /api/auth/nonce + /api/auth/wallet; returns the session cookie header. */
@@ -129,10 +133,12 @@ export async function signIn(
   privateKey: `0x${string}`,
   opts: { referralCode?: string } = {},
 ): Promise<{ cookie: string; userId: string; wallet: string }> {
+  const { body, cookie } = await signedSiwe(t, privateKey);
   const res = await call(t.app, {
     method: "POST",
     url: "/api/auth/wallet",
-    payload: { ...(await signedSiwe(t, privateKey)), ...opts },
+    payload: { ...body, ...opts },
+    headers: { cookie },
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
   const session = res.cookies.find((c) => c.name === "session");

@@ -111,7 +111,11 @@ describe.skipIf(testEngine !== "pglite")("one writer per DATA_DIR", () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const a = await startServer(portA);
     const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8"));
-    expect(lock).toEqual({ pid: a.child.pid, url: `http://127.0.0.1:${portA}` });
+    expect(lock).toEqual({
+      pid: a.child.pid,
+      url: `http://127.0.0.1:${portA}`,
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
 
     const b = run("src/server.ts", [], portB);
     const refused = await b.exited;

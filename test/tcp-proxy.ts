@@ -2,6 +2,8 @@
  * A TCP proxy for fault drills: forwards 127.0.0.1:<port> to a target until `stall()`, after which it forwards
  * nothing (bytes already sent wait, new connections are accepted and left silent), as a server under SIGSTOP
  * behaves; `resume()` forwards again, and drops the connections opened while stalled (the server never saw them).
+ * `reset()` cuts every open connection with a TCP RST on both sides (ECONNRESET, as a failover or a NAT timeout
+ * does); new connections are forwarded as before.
  */
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
@@ -9,6 +11,7 @@ export interface TcpProxy {
   port: number;
   stall(): void;
   resume(): void;
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
           b.resume();
         }
       }
+    },
+    reset() {
+      for (const [a, b] of pairs) {
+        a.resetAndDestroy();
+        b?.resetAndDestroy();
+      }
+      pairs.clear();
     },
     async close() {
       for (const [a, b] of pairs) {

@@ -524,6 +524,32 @@ describe("PUT /api/admin/clock", () => {
     },
   );
 
+  it.each([
+    "9999-12-31T23:59:59Z",
+    "0001-01-01T00:00:00Z",
+    "1999-12-31T23:59:59.999Z",
+    "2101-01-01T00:00:00Z",
+    "2100-12-31T23:00:00-01:00",
+  ])(
+    "refuses %s, outside the UTC years 2000–2100 (400 naming body.now), and leaves the clock alone",
+    async (now) => {
+      // Before, year 9999 or 0001 was accepted and every read then answered 500.
+      const res = await admin("PUT", "/api/admin/clock", { now });
+      expectError(res, 400, "VALIDATION_FAILED");
+      expect(res.body.details).toEqual([
+        { field: "body.now", message: "must be in the UTC years 2000–2100" },
+      ]);
+      expect(t.clock.now()).toEqual(NOW);
+    },
+  );
+
+  it.each(["2000-01-01T00:00:00Z", "2100-12-31T23:59:59.999Z"])("accepts %s, at the edges", async (now) => {
+    const res = await admin("PUT", "/api/admin/clock", { now });
+    expect(res.status).toBe(200);
+    expect(res.body.data.now).toBe(new Date(now).toISOString());
+    t.clock.set(NOW);
+  });
+
   it("does not exist without TEST_CLOCK (404)", async () => {
     // A second app on the same database; the empty TEST_CLOCK overrides the test default "1".
     const off = await createTestApp({ now: NOW, database: t.database, env: { TEST_CLOCK: "" } });

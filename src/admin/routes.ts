@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import type { AdjustableClock } from "../clock.js";
+import { type AdjustableClock, isTestClockInstant, TEST_CLOCK_YEARS } from "../clock.js";
 import type { Season } from "../competition/calendar.js";
 import { SP_TYPES } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
@@ -256,7 +256,8 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
         summary: "Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)",
         description:
           "Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null " +
-          "returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.",
+          "returns to real time. The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise). " +
+          "Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.",
         tags,
         body: ClockBody,
         response: {
@@ -273,7 +274,12 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     async (request) => {
       if (!deps.testClock)
         throw new AppError("NOT_FOUND", "Route PUT /api/admin/clock not found (TEST_CLOCK is off)");
-      deps.clock.set(request.body.now === null ? null : new Date(request.body.now));
+      const at = request.body.now === null ? null : new Date(request.body.now);
+      if (at && !isTestClockInstant(at)) {
+        const message = `must be in the UTC years ${TEST_CLOCK_YEARS.min}–${TEST_CLOCK_YEARS.max}`;
+        throw new AppError("VALIDATION_FAILED", `body.now ${message}`, [{ field: "body.now", message }]);
+      }
+      deps.clock.set(at);
       return ok({ now: deps.clock.now().toISOString() });
     },
   );

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
 import { buildEventBody } from "../../test/factories.js";
-import { rows, sql } from "../db/client.js";
+import { rows, sql, textArray } from "../db/client.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2 (Tue 2026-11-17 .. Tue 2026-11-24)
 
@@ -290,5 +290,36 @@ describe("POST /api/admin/sp-transactions: concurrent single rows are appended i
     expect(await weekSp(2, u)).toBe(before + 666 - 1 + g10Amount);
     for (let i = 1; i < 36; i++)
       expect(res[i]!.body.data).toMatchObject({ amount: i + 1, externalId: `g1-${i}` });
+  });
+});
+
+describe("concurrent batches", () => {
+  it("two batches naming the same new wallets in opposite orders both succeed (no deadlock reaches the client)", async () => {
+    // On PostgreSQL the old code created the users in request order: each batch held the row of its first new
+    // wallet and waited for the other's (40P01 deadlock → 500). Users are now created in sorted order.
+    const wallets = Array.from(
+      { length: 40 },
+      (_, i) => `0x${(0xdead0000 + i).toString(16).padStart(40, "c")}`,
+    );
+    const rowsOf = (ws: string[], tag: string) =>
+      ws.map((w, i) => ({ wallet: w, type: "RAFFLE", amount: 1, externalId: `opp-${tag}-${i}` }));
+    const [a, b] = await Promise.all([
+      batch(rowsOf(wallets, "a")),
+      batch(rowsOf([...wallets].reverse(), "b")),
+    ]);
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    expect(a.body.data.created + b.body.data.created).toBe(80);
+    const users = await q<{ n: string }>(
+      sql`select count(*)::text as n from users where wallet = any(${textArray(wallets)})`,
+    );
+    expect(Number(users[0]!.n)).toBe(40);
+    // Each wallet's user got one row from each batch.
+    for (const w of [wallets[0]!, wallets[39]!]) {
+      const [u] = await q<{ total_sp: string }>(
+        sql`select total_sp::text as total_sp from users where wallet = ${w}`,
+      );
+      expect(Number(u!.total_sp)).toBe(2);
+    }
   });
 });

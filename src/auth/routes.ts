@@ -13,7 +13,15 @@ import {
   UserResponse,
   WalletSignInBody,
 } from "./schema.js";
-import { type AuthDeps, issueNonce, signInWithOidc, signInWithWallet, signOut } from "./sign-in.js";
+import {
+  type AuthDeps,
+  issueNonce,
+  NONCE_COOKIE,
+  NONCE_TTL_MS,
+  signInWithOidc,
+  signInWithWallet,
+  signOut,
+} from "./sign-in.js";
 
 export async function authRoutes(
   instance: FastifyInstance,
@@ -39,14 +47,28 @@ export async function authRoutes(
     "/api/auth/nonce",
     {
       schema: {
-        summary: "A single-use sign-in nonce (10 min) and the domain to sign for",
+        summary: "A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie",
+        description:
+          "128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's " +
+          "host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): " +
+          "POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies " +
+          "must send it back itself. Each call replaces the previous nonce's cookie.",
         tags: ["auth"],
         response: { 200: okSchema(NonceResponse) },
       },
       config: { rateClass: "auth", auth: "public" },
     },
-    async (request) =>
-      ok({ nonce: (await issueNonce(auth)).nonce, domain: auth.origins.domainFor(request.headers.host) }),
+    async (request, reply) => {
+      const { nonce, binding } = await issueNonce(auth);
+      reply.setCookie(NONCE_COOKIE, binding, {
+        path: "/api/auth",
+        httpOnly: true,
+        sameSite: "strict",
+        secure: secureCookie,
+        maxAge: NONCE_TTL_MS / 1000,
+      });
+      return ok({ nonce, domain: auth.origins.domainFor(request.headers.host) });
+    },
   );
 
   app.post(
@@ -68,10 +90,17 @@ export async function authRoutes(
           message: request.body.message,
           signature: request.body.signature as `0x${string}`,
           referralCode: request.body.referralCode,
+          nonceBinding: request.cookies[NONCE_COOKIE],
         },
         current ? { userId: current.user.id } : null,
       );
       setSessionCookie(reply, token, secureCookie);
+      reply.clearCookie(NONCE_COOKIE, {
+        path: "/api/auth",
+        httpOnly: true,
+        sameSite: "strict",
+        secure: secureCookie,
+      });
       return ok({ user: presentUser(user) });
     },
   );

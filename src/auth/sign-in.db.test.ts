@@ -24,9 +24,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 beforeEach(() => t.clock.set(NOW));
 
+/** The siwe_nonce cookie of the latest nonce asked for: sent along by postWallet, as a browser would. */
+let nonceCookie = "";
+
 async function getNonce(app = t.app): Promise<string> {
   const res = await call(app, { method: "GET", url: "/api/auth/nonce" });
   expect(res.status).toBe(200);
+  nonceCookie = `siwe_nonce=${res.cookies.find((c) => c.name === "siwe_nonce")!.value}`;
   return res.body.data.nonce as string;
 }
 
@@ -45,7 +49,13 @@ function siwe(nonce: string, over: Partial<CreateSiweMessageParameters> = {}): s
 }
 
 function postWallet(payload: unknown, headers: Record<string, string> = {}, app = t.app) {
-  return call(app, { method: "POST", url: "/api/auth/wallet", payload: payload as object, headers });
+  const cookie = [headers.cookie, nonceCookie].filter(Boolean).join("; ");
+  return call(app, {
+    method: "POST",
+    url: "/api/auth/wallet",
+    payload: payload as object,
+    headers: { ...headers, ...(cookie ? { cookie } : {}) },
+  });
 }
 
 /** Signs in with `account` and returns the response and the session cookie value. */
@@ -123,6 +133,52 @@ describe("wallet sign-in", () => {
     const replay = await postWallet({ message, signature });
     expectError(replay, 401, "UNAUTHENTICATED");
     expect(replay.cookies).toEqual([]);
+  });
+
+  it("issues unpredictable nonces: 128 random bits in hex, none derived from the one before", async () => {
+    // viem's generateSiweNonce, used before, gave each nonce as the previous one shifted by one character.
+    const nonces: string[] = [];
+    for (let i = 0; i < 40; i++) nonces.push(await getNonce());
+    for (const n of nonces) expect(n).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (let i = 1; i < nonces.length; i++) {
+      const [prev, next] = [nonces[i - 1]!, nonces[i]!];
+      // Sharing a 12-character run by chance: about 40 · 21 · 21 / 16^12 ≈ 1e-10.
+      expect(next.includes(prev.slice(1, 13)) || prev.includes(next.slice(1, 13)), `${prev} → ${next}`).toBe(
+        false,
+      );
+    }
+  });
+
+  it("binds a nonce to the client that asked: without its siwe_nonce cookie it is refused, and not burnt", async () => {
+    const nonce = await getNonce();
+    const binding = nonceCookie;
+    const cookie = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).cookies.find(
+      (c) => c.name === "siwe_nonce",
+    )!;
+    expect(cookie).toMatchObject({ path: "/api/auth", httpOnly: true, sameSite: "Strict", maxAge: 600 });
+
+    // Another player who learned the nonce signs in with it, with no cookie, or with their own nonce's cookie.
+    const stolen = siwe(nonce, { address: B.address });
+    const stolenSig = await B.signMessage({ message: stolen });
+    for (const other of ["", `siwe_nonce=${cookie.value}`]) {
+      const res = await call(t.app, {
+        method: "POST",
+        url: "/api/auth/wallet",
+        payload: { message: stolen, signature: stolenSig },
+        headers: other ? { cookie: other } : {},
+      });
+      expectError(res, 401, "UNAUTHENTICATED");
+      expect(res.body.error).toBe(
+        "Sign-in refused: nonce not issued to this client (the siwe_nonce cookie of GET /api/auth/nonce)",
+      );
+    }
+    // The client that asked still signs in with it; its nonce cookie is cleared.
+    const message = siwe(nonce);
+    nonceCookie = binding;
+    const res = await postWallet({ message, signature: await A.signMessage({ message }) });
+    expect(res.status).toBe(200);
+    expect(res.cookies.find((c) => c.name === "siwe_nonce")).toMatchObject({ value: "", path: "/api/auth" });
   });
 
   it("issues a different nonce each time", async () => {

@@ -1,9 +1,9 @@
 /**
  * Sign-in use cases: nonce issue, wallet sign-in with an EIP-4361 message, session resolution and sign-out.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { verifyMessage } from "viem";
-import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from "viem/siwe";
+import { parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
@@ -49,12 +49,38 @@ export interface AuthDeps {
 /** The signed-in user, when a sign-in happens inside an existing session (links the new login to it). */
 export type CurrentUser = { userId: bigint } | null;
 
-export async function issueNonce(deps: AuthDeps): Promise<{ nonce: string; expiresAt: Date }> {
+/**
+ * The cookie that binds a nonce to the client that asked for it: `HMAC-SHA256(JWT_SECRET, nonce)`, set by
+ * GET /api/auth/nonce (HttpOnly, SameSite=Strict, path /api/auth, the nonce's 10 minutes) and required by
+ * POST /api/auth/wallet. Another client that learns the nonce (a leaked or observed message) cannot use it, nor
+ * burn it, without this cookie, which only the server can compute. One per browser: the latest nonce asked wins.
+ */
+export const NONCE_COOKIE = "siwe_nonce";
+
+export function nonceBinding(jwtKey: Uint8Array, nonce: string): string {
+  return createHmac("sha256", jwtKey).update(`siwe-nonce\n${nonce}`).digest("base64url");
+}
+
+function isNonceBinding(jwtKey: Uint8Array, nonce: string, binding: string | undefined): boolean {
+  if (!binding) return false;
+  const expected = Buffer.from(nonceBinding(jwtKey, nonce));
+  const given = Buffer.from(binding);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A sign-in nonce: 128 bits from the system's CSPRNG as 32 hex characters (EIP-4361 wants at least 8
+ * alphanumeric characters). viem's generateSiweNonce, used before, derived each nonce from the previous one
+ * (shifted by one character): the next nonce could be predicted and another player's sign-in sniped.
+ */
+export async function issueNonce(
+  deps: AuthDeps,
+): Promise<{ nonce: string; expiresAt: Date; binding: string }> {
   const now = deps.clock.now();
-  const nonce = generateSiweNonce();
+  const nonce = randomBytes(16).toString("hex");
   const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
   await insertNonce(deps.db, nonce, expiresAt, now);
-  return { nonce, expiresAt };
+  return { nonce, expiresAt, binding: nonceBinding(deps.jwtKey, nonce) };
 }
 
 /** How far in the future a message's issuedAt may lie (clock skew between wallet and server). */
@@ -71,12 +97,13 @@ function originOf(uri: string): string | null {
 const unauthenticated = (why: string) => new AppError("UNAUTHENTICATED", `Sign-in refused: ${why}`);
 
 /**
- * Verifies an EIP-4361 message (domain, chain id, time window, signature, then the single-use nonce), finds or
- * creates the wallet's user (linking a valid referral code on creation) and opens a session.
+ * Verifies an EIP-4361 message (domain, chain id, time window, signature, the nonce's binding to this client —
+ * `nonceBinding`, the value of its NONCE_COOKIE — then the single-use nonce), finds or creates the wallet's user
+ * (linking a valid referral code on creation) and opens a session.
  */
 export async function signInWithWallet(
   deps: AuthDeps,
-  input: { message: string; signature: `0x${string}`; referralCode?: string },
+  input: { message: string; signature: `0x${string}`; referralCode?: string; nonceBinding?: string },
   current: CurrentUser = null,
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   const now = deps.clock.now();
@@ -123,6 +150,12 @@ export async function signInWithWallet(
     valid = false;
   }
   if (!valid) throw unauthenticated("signature does not match the address");
+  // Before the nonce is consumed: a client without the binding must not be able to burn another's nonce.
+  if (!isNonceBinding(deps.jwtKey, parsed.nonce, input.nonceBinding)) {
+    throw unauthenticated(
+      `nonce not issued to this client (the ${NONCE_COOKIE} cookie of GET /api/auth/nonce)`,
+    );
+  }
   if (!(await consumeNonce(deps.db, parsed.nonce, now)))
     throw unauthenticated("nonce unknown, expired or already used");
 

@@ -15,8 +15,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function walletSignIn(over: { uri?: string; issuedAt?: Date }) {
-  const payload = await signedSiwe(t, testKey(7), { uri: "http://localhost:3000", issuedAt: NOW, ...over });
-  return call(t.app, { method: "POST", url: "/api/auth/wallet", payload });
+  const { body, cookie } = await signedSiwe(t, testKey(7), {
+    uri: "http://localhost:3000",
+    issuedAt: NOW,
+    ...over,
+  });
+  return call(t.app, { method: "POST", url: "/api/auth/wallet", payload: body, headers: { cookie } });
 }
 
 it("refuses a message whose uri is another origin", async () => {

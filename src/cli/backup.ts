@@ -125,7 +125,7 @@ async function assertPostgresRestorable(url: string, overwrite: boolean): Promis
  */
 async function restoreDataDir(dataDir: string, file: string, overwrite: boolean): Promise<string | null> {
   // Throws DataDirLockedError (one line naming the process) while a server holds it.
-  const lock = acquireDataDirLock(dataDir);
+  const lock = await acquireDataDirLock(dataDir);
   try {
     const current = readdirSync(dataDir).filter((f) => !f.startsWith(LOCK_FILE));
     if (current.length > 0 && !overwrite) {
@@ -160,7 +160,7 @@ async function restoreDataDir(dataDir: string, file: string, overwrite: boolean)
     rmSync(staging, { recursive: true, force: true });
     return previous;
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 

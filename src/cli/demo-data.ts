@@ -179,13 +179,35 @@ export function seedTag(seed: string): string {
   return hash32(`sp-demo|${seed}`).toString(16).padStart(8, "0");
 }
 
+/** Wallets derived so far, by `seed|index`: deriving one is an elliptic-curve multiplication (~2 ms). */
+const wallets = new Map<string, { privateKey: `0x${string}`; wallet: `0x${string}` }>();
+const MAX_CACHED_WALLETS = 20_000;
+
 /** The demo key and wallet of player `index`. */
 export function demoWallet(
   seed: string,
   index: number,
 ): { privateKey: `0x${string}`; wallet: `0x${string}` } {
+  const key = `${seed}|${index}`;
+  const known = wallets.get(key);
+  if (known) return known;
   const privateKey = keccak256(toHex(`sp-demo|${seed}|player|${index}`));
-  return { privateKey, wallet: privateKeyToAccount(privateKey).address };
+  const derived = { privateKey, wallet: privateKeyToAccount(privateKey).address };
+  if (wallets.size >= MAX_CACHED_WALLETS) wallets.clear();
+  wallets.set(key, derived);
+  return derived;
+}
+
+/**
+ * Derives the wallets of players 0..count-1 ahead of `buildDemoSeason`, a few at a time with the event loop let go
+ * in between: 300 players take ~0.6 s of curve arithmetic, which in one piece would hold every request of the
+ * server running the seed.
+ */
+export async function deriveDemoWallets(seed: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    demoWallet(seed, i);
+    if (i % 25 === 24) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Kick-off instants of `league` inside [start, end): its weekdays × its times, in UTC. */

@@ -10,7 +10,7 @@ import { listPredictions } from "../predictions/list-predictions.js";
 import { redeemReferrals } from "../rewards/referrals.js";
 import { ensureWalletUser } from "../users/register-user.js";
 import type { UserRow } from "../users/users.js";
-import { type CliContext, inOneTransaction, seasonOf } from "./cli-context.js";
+import { type CliContext, inShortTransactions, seasonOf } from "./cli-context.js";
 import type { DemoSeason } from "./demo-data.js";
 
 export interface DemoUsers {
@@ -28,32 +28,30 @@ export async function signUpDemoPlayers(ctx: CliContext, demo: DemoSeason): Prom
   const byPlayer = new Map<number, UserRow>();
   const existingBets = new Map<string, bigint>();
   let created = 0;
-  await inOneTransaction(ctx.database.db, async (db) => {
-    for (const index of demo.signedUp) {
-      const player = demo.players[index]!;
-      // The referrer has a lower index, so it signed up first.
-      const referredBy = player.referrer === null ? null : byPlayer.get(player.referrer)!.id;
-      const r = await db.transaction((tx) =>
-        ensureWalletUser(tx, {
-          walletLower: player.wallet.toLowerCase(),
-          welcomeCredits: ctx.config.welcomeCredits,
-          referredBy,
-        }),
-      );
-      byPlayer.set(index, r.user);
-      if (r.created) {
-        created++;
-        continue;
-      }
-      let cursor: string | undefined;
-      do {
-        const page = await listPredictions({ db }, { userId: r.user.id, limit: PAGE, cursor });
-        for (const { prediction } of page.items) {
-          if (prediction.idempotencyKey) existingBets.set(prediction.idempotencyKey, prediction.id);
-        }
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
+  // Slice by slice: the referrer has a lower index, so it is committed in an earlier slice or the same one.
+  await inShortTransactions(ctx.database.db, demo.signedUp, async (db, index) => {
+    const player = demo.players[index]!;
+    const referredBy = player.referrer === null ? null : byPlayer.get(player.referrer)!.id;
+    const r = await db.transaction((tx) =>
+      ensureWalletUser(tx, {
+        walletLower: player.wallet.toLowerCase(),
+        welcomeCredits: ctx.config.welcomeCredits,
+        referredBy,
+      }),
+    );
+    byPlayer.set(index, r.user);
+    if (r.created) {
+      created++;
+      return;
     }
+    let cursor: string | undefined;
+    do {
+      const page = await listPredictions({ db }, { userId: r.user.id, limit: PAGE, cursor });
+      for (const { prediction } of page.items) {
+        if (prediction.idempotencyKey) existingBets.set(prediction.idempotencyKey, prediction.id);
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
   });
   const referred = [...byPlayer.values()].filter((u) => u.referredBy !== null).length;
   return { byPlayer, existingBets, created, referred };
@@ -71,11 +69,13 @@ export async function redeemDemoReferrals(
     if (referrer !== null && demo.players[referrer]!.redeemsReferrals) referrers.add(referrer);
   }
   let redeemed = 0;
-  await inOneTransaction(ctx.database.db, async (db) => {
-    const deps = { db, season: seasonOf(ctx.config), rewardSp: ctx.config.referralRewardSp };
-    for (const index of [...referrers].sort((a, b) => a - b)) {
+  await inShortTransactions(
+    ctx.database.db,
+    [...referrers].sort((a, b) => a - b),
+    async (db, index) => {
+      const deps = { db, season: seasonOf(ctx.config), rewardSp: ctx.config.referralRewardSp };
       redeemed += (await redeemReferrals(deps, users.byPlayer.get(index)!)).redeemedCount;
-    }
-  });
+    },
+  );
   return { referrers: referrers.size, redeemed };
 }

@@ -11,7 +11,7 @@
  * Idempotent: a bet replays by its idempotency key (v1) or transaction hash (v2), a result already posted
  * changes nothing, and a second claim of a payout or of a day's credits answers ALREADY_CLAIMED, counted as
  * such. A bet on an event that was settled without it (a database seeded before predictions existed) answers
- * EVENT_CLOSED and is counted, not placed. Actions run in batches, one transaction each.
+ * EVENT_CLOSED and is counted, not placed. Actions run in short transactions (cli-context.ts inShortTransactions).
  */
 import { keccak256, toHex } from "viem";
 import { AdjustableClock, type Clock } from "../clock.js";
@@ -26,12 +26,9 @@ import { reportOnchainBet } from "../predictions/report-onchain-bet.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { claimDailyCredits } from "../rewards/daily-credits.js";
 import type { UserRow } from "../users/users.js";
-import { type CliContext, inOneTransaction, seasonOf } from "./cli-context.js";
+import { type CliContext, inShortTransactions, seasonOf } from "./cli-context.js";
 import type { DemoAction, DemoPick, DemoSeason } from "./demo-data.js";
 import type { DemoUsers } from "./demo-players.js";
-
-/** Timeline actions per transaction. */
-const ACTION_BATCH = 500;
 
 interface Tally {
   total: number;
@@ -194,11 +191,6 @@ export async function placeDemoPredictions(
     }
   };
 
-  for (let i = 0; i < demo.actions.length; i += ACTION_BATCH) {
-    const batch = demo.actions.slice(i, i + ACTION_BATCH);
-    await inOneTransaction(ctx.database.db, async (db) => {
-      for (const action of batch) await run(db, action);
-    });
-  }
+  await inShortTransactions(ctx.database.db, demo.actions, run);
   return out;
 }

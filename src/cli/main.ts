@@ -4,8 +4,9 @@
  * FIELD`, that one field) and exits 0; on failure prints one line and exits 1 (2 for a usage error).
  *
  * Beside a running server on the same embedded DATA_DIR (which has one writer), the command is sent to that
- * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves. A player's commands
- * (`sign-in`, `bet`, …) open no database: they call a running server's API (client-commands.ts).
+ * server (POST /api/admin/cli with ADMIN_TOKEN) and runs there, on the database it serves, once that server has
+ * proven it holds the DATA_DIR's lock (remote.ts). A player's commands (`sign-in`, `bet`, …) open no database:
+ * they call a running server's API (client-commands.ts).
  */
 
 import { resolve } from "node:path";
@@ -13,6 +14,8 @@ import { AdjustableClock } from "../clock.js";
 import { loadConfig } from "../config.js";
 import { databaseOptions, openDatabase } from "../db/client.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
+import { AppError } from "../errors.js";
+import { startupProblem } from "../startup-problem.js";
 import {
   isClientCommand,
   type ParsedCommand,
@@ -25,7 +28,7 @@ import {
 import { restoreCommand } from "./backup.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
-import { runOnServer } from "./remote.js";
+import { runOnServer, verifyHolder } from "./remote.js";
 import { runCommand } from "./run-command.js";
 
 /** What the CLI prints on success: the result as JSON, or one field of it (a string as is, for `$(…)`). */
@@ -69,19 +72,23 @@ async function main(commandLine: readonly string[]): Promise<number> {
     // Beside a running server the file is written by that server: it gets the CLI's absolute path.
     const sent = cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv;
     try {
-      const database = await openDatabase(databaseOptions(config));
+      const database = await openDatabase(databaseOptions(config)).catch((err: unknown) => {
+        if (err instanceof DataDirLockedError) throw err;
+        // A missing or unreachable database: one line naming the problem and the fix, as the server says it.
+        throw new AppError("SERVICE_UNAVAILABLE", startupProblem("database", err, config));
+      });
       try {
         result = await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
       } finally {
         await database.close();
       }
     } catch (err) {
-      if (!(err instanceof DataDirLockedError) || !err.holder.url) throw err;
-      process.stderr.write(
-        `DATA_DIR is held by the server at ${err.holder.url}: sending the command to it\n`,
-      );
+      if (!(err instanceof DataDirLockedError)) throw err;
+      // The token goes only to a server that proves it holds the lock (remote.ts).
+      const url = await verifyHolder(err.holder);
+      process.stderr.write(`DATA_DIR is held by the server at ${url}: sending the command to it\n`);
       result = await runOnServer({
-        url: err.holder.url,
+        url,
         adminToken: config.adminToken,
         finalizeSecret: config.finalizeSecret,
         argv: sent,

@@ -89,3 +89,48 @@ export async function cliRoutes(instance: FastifyInstance, opts: { ctx: CliConte
     },
   );
 }
+
+/**
+ * GET /api/cli/identity?challenge=…: this server's proof that it holds its embedded DATA_DIR's lock, for a CLI
+ * about to send it the admin token (remote.ts). Public: the proof is an HMAC over the CLI's fresh challenge that
+ * reveals nothing of the secret. 404 when this server holds no DATA_DIR (PostgreSQL, or in memory).
+ */
+export async function cliIdentityRoute(instance: FastifyInstance, opts: { ctx: CliContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    "/api/cli/identity",
+    {
+      schema: {
+        summary:
+          "Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command)",
+        tags: ["admin"],
+        querystring: Type.Object(
+          {
+            challenge: Type.String({
+              pattern: "^[0-9a-f]{64}$",
+              description: "32 random bytes in hex, fresh for each check",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: okSchema(
+            Type.Object({
+              proof: Type.String({
+                pattern: "^[0-9a-f]{64}$",
+                description:
+                  "HMAC-SHA256 with the secret of <DATA_DIR>/sp-writer.lock over the advertised URL and the challenge",
+              }),
+            }),
+          ),
+        },
+      },
+      config: { auth: "public", errors: ["NOT_FOUND"] },
+    },
+    async (request) => {
+      const proof = opts.ctx.database.dataDirLock?.prove(request.query.challenge) ?? null;
+      if (proof === null) throw new AppError("NOT_FOUND", "This server holds no DATA_DIR");
+      return ok({ proof });
+    },
+  );
+}

@@ -11,9 +11,10 @@
  *
  * Idempotent: every id and key is derived from the seed, so a second run finds every event, user, bet, claim,
  * result, ledger row and fee already there (replays, counted as such) and every ended week already finalized; a
- * settled event is never upserted again. Writes are batched into a few transactions (each use case's own
- * transaction becomes a savepoint): the seed commits a handful of times rather than once per row, and a failure
- * undoes only the batch in progress, which a re-run then completes.
+ * settled event is never upserted again. Writes are grouped into transactions of about 100 ms each (each use
+ * case's own transaction becomes a savepoint; cli-context.ts inShortTransactions), with the event loop let go
+ * between two: a seed run inside a server beside its reads keeps them answering, and a failure undoes only the
+ * slice in progress, which a re-run then completes.
  * A database seeded before bets were placed holds the direct PREDICTION rows of that version: re-seed into a
  * fresh DATA_DIR. Refuses to run with NODE_ENV=production.
  */
@@ -24,8 +25,8 @@ import { upsertEvent } from "../events/upsert-event.js";
 import { recordProtocolFee } from "../fees/record-fee.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
 import { formatUsdc, parseUsdc } from "../shared/money.js";
-import { type CliContext, competitionDeps, inOneTransaction, seasonOf } from "./cli-context.js";
-import { buildDemoSeason } from "./demo-data.js";
+import { type CliContext, competitionDeps, inShortTransactions, seasonOf } from "./cli-context.js";
+import { buildDemoSeason, deriveDemoWallets } from "./demo-data.js";
 import { redeemDemoReferrals, signUpDemoPlayers } from "./demo-players.js";
 import { placeDemoPredictions } from "./demo-predictions.js";
 import { assertValid } from "./validate.js";
@@ -37,8 +38,6 @@ export interface SeedDemoInput {
 
 export const SEED_DEFAULTS: SeedDemoInput = { players: 300, seed: "demo" };
 export const MAX_PLAYERS = 10_000;
-/** Ledger rows per transaction: large enough to amortise the commit, small enough to keep locks short. */
-const LEDGER_BATCH = 400;
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -67,6 +66,7 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
 
   const season = seasonOf(ctx.config);
   const now = ctx.clock.now();
+  await deriveDemoWallets(input.seed, input.players);
   const demo = buildDemoSeason({
     seed: input.seed,
     players: input.players,
@@ -81,21 +81,16 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
   // Events, one transaction per competition week: open (scheduled) until the timeline posts their result.
   let eventsCreated = 0;
   let eventsSettledBefore = 0;
-  for (const week of demo.weeks) {
-    const ofWeek = demo.events.filter((e) => e.week === week);
-    await inOneTransaction(ctx.database.db, async (db) => {
-      for (const e of ofWeek) {
-        const body = assertValid(EventUpsertBody, { ...e.body, status: "scheduled" }, e.id);
-        try {
-          if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
-        } catch (err) {
-          // A settled event can no longer change status: it stays as it is.
-          if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
-          eventsSettledBefore++;
-        }
-      }
-    });
-  }
+  await inShortTransactions(ctx.database.db, demo.events, async (db, e) => {
+    const body = assertValid(EventUpsertBody, { ...e.body, status: "scheduled" }, e.id);
+    try {
+      if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
+    } catch (err) {
+      // A settled event can no longer change status: it stays as it is.
+      if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
+      eventsSettledBefore++;
+    }
+  });
   time("events");
 
   const users = await signUpDemoPlayers(ctx, demo);
@@ -106,8 +101,8 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
 
   // Fixtures under way now: bets were placed while they were open, now they are live.
   const live = demo.events.filter((e) => e.body.status === "live");
-  await inOneTransaction(ctx.database.db, async (db) => {
-    for (const e of live) await upsertEvent({ db, clock: ctx.clock, season }, e.id, e.body);
+  await inShortTransactions(ctx.database.db, live, async (db, e) => {
+    await upsertEvent({ db, clock: ctx.clock, season }, e.id, e.body);
   });
   const referrals =
     ctx.config.referralRewardSp > 0
@@ -118,20 +113,15 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
   // The chain feed's SP of the USDC bets not reported to the app.
   const spRows = demo.spRows;
   let rowsCreated = 0;
-  for (let i = 0; i < spRows.length; i += LEDGER_BATCH) {
-    const batch = spRows.slice(i, i + LEDGER_BATCH);
-    await inOneTransaction(ctx.database.db, async (db) => {
-      for (const r of batch) {
-        const deps = { db, season, welcomeCredits: ctx.config.welcomeCredits };
-        if ((await recordSpTransaction(deps, r)).created) rowsCreated++;
-      }
-    });
-  }
+  await inShortTransactions(ctx.database.db, spRows, async (db, r) => {
+    const deps = { db, season, welcomeCredits: ctx.config.welcomeCredits };
+    if ((await recordSpTransaction(deps, r)).created) rowsCreated++;
+  });
   time("ledger");
 
   let feesCreated = 0;
-  await inOneTransaction(ctx.database.db, async (db) => {
-    for (const f of demo.fees) if ((await recordProtocolFee(db, f)).created) feesCreated++;
+  await inShortTransactions(ctx.database.db, demo.fees, async (db, f) => {
+    if ((await recordProtocolFee(db, f)).created) feesCreated++;
   });
   time("fees");
 

@@ -38,8 +38,13 @@ const myClaim = async (week: number) =>
 
 /** Wallet sign-in while signed in with `cookie`: links the wallet to that account (it has none). */
 async function linkWallet(cookie: string, key: `0x${string}`) {
-  const payload = await signedSiwe(t, key);
-  const res = await call(t.app, { method: "POST", url: "/api/auth/wallet", payload, headers: { cookie } });
+  const { body, cookie: nonceCookie } = await signedSiwe(t, key);
+  const res = await call(t.app, {
+    method: "POST",
+    url: "/api/auth/wallet",
+    payload: body,
+    headers: { cookie: `${cookie}; ${nonceCookie}` },
+  });
   return dataOf(res).user;
 }
 

@@ -85,12 +85,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 }
 
 /**
- * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding it makes
- * this throw DataDirLockedError before anything is opened (two PGlite instances on one folder lose writes).
+ * Opens PGlite in `dataDir` (in memory when null). A DATA_DIR has one writer: another process holding its lock
+ * (data-dir-lock.ts) makes this throw DataDirLockedError before anything is opened (two PGlite instances on one
+ * folder lose writes).
  */
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
+  const lock = dataDir ? await acquireDataDirLock(dataDir) : undefined;
   try {
     const client = dataDir ? new PGlite(dataDir) : new PGlite();
     const changeCount = countWrites(client);
@@ -110,12 +111,12 @@ async function openPglite(dataDir: string | null): Promise<Database> {
         try {
           await client.close();
         } finally {
-          lock?.release();
+          await lock?.release();
         }
       },
     };
   } catch (err) {
-    lock?.release();
+    await lock?.release();
     throw err;
   }
 }
@@ -159,6 +160,8 @@ async function openPostgres(
   // Migrations may wait on another instance's advisory lock and run long DDL: no statement timeout, only the
   // connection's.
   const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs });
+  // A lost connection fails the running query (and so the start); it must not also throw an unhandled 'error'.
+  migrator.on("error", () => {});
   await migrator.connect();
   try {
     await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
@@ -177,15 +180,22 @@ async function openPostgres(
       statement_timeout: statementTimeoutMs,
       query_timeout: statementTimeoutMs + CLIENT_GRACE_MS,
     });
-    // An idle client losing its server must not crash the process; the next query reports the failure.
+    // A connection lost (a restart's 57P01, ECONNRESET, a failover) must never crash the process. pg emits
+    // 'error' on a client whose server goes away between queries: the pool listens while the client is idle
+    // (and drops it), but not while it is checked out (a transaction between two statements), so every client
+    // gets its own listener. The next query on it fails ("not queryable", a 503), and on release the pool drops
+    // it and opens a fresh one.
     pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     return pool;
   };
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   return {
-    db: drizzleNodePg({ client: pool, schema }) as unknown as Db,
-    bulkDb: drizzleNodePg({ client: bulkPool, schema }) as unknown as Db,
+    db: retryingTransactions(drizzleNodePg({ client: pool, schema }) as unknown as Db),
+    bulkDb: retryingTransactions(drizzleNodePg({ client: bulkPool, schema }) as unknown as Db),
     engine: "postgres",
     ping: async () => {
       await pool.query("select 1");
@@ -194,6 +204,37 @@ async function openPostgres(
       await Promise.all([pool.end(), bulkPool.end()]);
     },
   };
+}
+
+/**
+ * SQLSTATEs of a transaction that lost a race with another and only needs to run again: serialization_failure
+ * (40001) and deadlock_detected (40P01). PostgreSQL rolled it back whole, so running the work again is safe.
+ */
+const RETRYABLE_TRANSACTION_CODES = new Set(["40001", "40P01"]);
+/** Attempts of one transaction that keeps losing such races; past them the error reaches the edge (a 503). */
+export const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * PostgreSQL only: `db.transaction(work)` runs `work` again (up to TRANSACTION_ATTEMPTS in all, after a short
+ * random pause that de-synchronises the two racers) when the transaction fails with a serialization failure or a
+ * deadlock, so no client sees either. Only top-level transactions are retried: a savepoint inside a transaction
+ * cannot be, as PostgreSQL aborted the whole transaction. A transaction's work therefore must not act outside the
+ * database (it may run more than once); none does.
+ */
+function retryingTransactions(db: Db): Db {
+  const run = db.transaction.bind(db);
+  db.transaction = (async (...args: Parameters<Db["transaction"]>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(...args);
+      } catch (err) {
+        const code = pgErrorCode(err);
+        if (attempt >= TRANSACTION_ATTEMPTS || !code || !RETRYABLE_TRANSACTION_CODES.has(code)) throw err;
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+      }
+    }
+  }) as Db["transaction"];
+  return db;
 }
 
 /** The database options of a configuration (the server and the CLI open it alike). */

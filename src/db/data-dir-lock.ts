@@ -1,21 +1,44 @@
 /**
- * One writer per embedded database: the process that opens a DATA_DIR holds `<DATA_DIR>/sp-writer.lock`, a file
- * created exclusively that holds its pid (and, once it listens, the URL of its API).
+ * One writer per embedded database: the process that opens a DATA_DIR holds an OS lock on it, and tells where its
+ * API listens so a CLI run beside it can send it its writes, and check that it is talking to that process.
+ *
+ * The lock is `flock(2)` on the DATA_DIR folder itself (never deleted while the database is in it), held through an
+ * open file descriptor for the holder's whole life: Node has no flock, so a child process of util-linux's
+ * `flock` takes it (`flock --wait 2 DATA_DIR -c 'echo locked; exec cat'`) and keeps it while `cat` reads its stdin,
+ * a pipe from this process. The kernel frees the lock when the descriptor closes: when this process releases it,
+ * exits or is killed (-9 too: the pipe closes, `cat` ends). A pid file alone could not do this: deleting or racing
+ * it let two processes open one database (docs/reliability.md).
+ *
+ * Beside the lock, `<DATA_DIR>/sp-writer.lock` (mode 0600) says who holds it: `{pid, url, secret}`. It is only
+ * information — deleting or forging it takes no lock — so a CLI that reads a URL there first makes the server prove
+ * it is the holder (`identityProof`: an HMAC with this run's random secret over the advertised URL and a fresh
+ * challenge) before sending it the admin token (cli/remote.ts).
  *
  * Contract:
- * - `acquireDataDirLock(dir)` creates the file, or throws DataDirLockedError (one-line message naming the pid) when
- *   a live process holds it. A lock whose process is dead (or whose file is unreadable) is stale and taken over.
- * - `advertise(url)` records where the holder's API listens, so a CLI run beside a server can send it its writes.
- * - `release()` removes the file if it is still ours; it also runs when the process exits.
+ * - `acquireDataDirLock(dir)` resolves with the lock, or rejects with DataDirLockedError (one-line message naming
+ *   the holder when the file names a live one) when another process holds it for more than 2 s, or with an Error
+ *   saying util-linux is needed when `flock` is missing.
+ * - `advertise(url)` records where the holder's API listens; `prove(challenge)` answers a CLI's challenge.
+ * - `release()` frees the lock and removes the file if it is still ours; `onLost(cb)` runs `cb` if the lock ends
+ *   without `release()` (its child process killed): this process is then no longer the one writer.
  */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const LOCK_FILE = "sp-writer.lock";
+/** How long a start waits for a holder that is letting go (a server exiting as the next one starts). */
+const LOCK_WAIT_SECONDS = 2;
+/** The exit code `flock` is told to use when the lock stays held. */
+const CONFLICT_EXIT = 75;
 
 export interface LockHolder {
-  pid: number;
+  /** The holder's pid when the file names a live process, else null (the file is stale, gone or being written). */
+  pid: number | null;
   url: string | null;
+  /** The holder's secret, for the CLI to check its proof; never shown. */
+  secret: string | null;
 }
 
 export class DataDirLockedError extends Error {
@@ -24,14 +47,17 @@ export class DataDirLockedError extends Error {
     readonly holder: LockHolder,
   ) {
     super(
-      `DATA_DIR ${dataDir} is in use by process ${holder.pid}${holder.url ? ` (${holder.url})` : ""}: one process at a time may open an embedded database`,
+      `DATA_DIR ${dataDir} is in use by ${holder.pid ? `process ${holder.pid}` : "another process"}${holder.url ? ` (${holder.url})` : ""}: one process at a time may open an embedded database`,
     );
   }
 }
 
 export interface DataDirLock {
   advertise(url: string): void;
-  release(): void;
+  /** The proof for `challenge` (identityProof over the advertised URL), or null before `advertise`. */
+  prove(challenge: string): string | null;
+  onLost(cb: () => void): void;
+  release(): Promise<void>;
 }
 
 function isAlive(pid: number): boolean {
@@ -44,62 +70,145 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The live holder of `dir`'s lock, or null when there is none (no file, a dead pid, an unreadable file). */
-export function lockHolder(dir: string): LockHolder | null {
+/** What `<dir>/sp-writer.lock` says about the holder (all null when there is no readable file). */
+export function lockHolder(dir: string): LockHolder {
   try {
-    const parsed = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")) as Partial<LockHolder>;
-    if (!Number.isInteger(parsed.pid) || (parsed.pid as number) <= 0) return null;
-    const holder = { pid: parsed.pid as number, url: typeof parsed.url === "string" ? parsed.url : null };
-    return isAlive(holder.pid) ? holder : null;
+    const parsed = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")) as Record<string, unknown>;
+    const pid = Number.isInteger(parsed.pid) && (parsed.pid as number) > 0 ? (parsed.pid as number) : null;
+    return {
+      pid: pid !== null && isAlive(pid) ? pid : null,
+      url: typeof parsed.url === "string" ? parsed.url : null,
+      secret: typeof parsed.secret === "string" ? parsed.secret : null,
+    };
   } catch {
-    return null;
+    return { pid: null, url: null, secret: null };
   }
 }
 
-export function acquireDataDirLock(dir: string): DataDirLock {
+/** HMAC-SHA256 (hex) of the holder's `secret` over the URL it advertises and a CLI's challenge. */
+export function identityProof(secret: string, url: string, challenge: string): string {
+  return createHmac("sha256", secret).update(`sp-writer-identity\n${url}\n${challenge}`).digest("hex");
+}
+
+/** True when `proof` is the holder's answer to `challenge` for `url` (constant-time comparison). */
+export function isIdentityProof(secret: string, url: string, challenge: string, proof: unknown): boolean {
+  if (typeof proof !== "string" || !/^[0-9a-f]{64}$/.test(proof)) return false;
+  return timingSafeEqual(
+    Buffer.from(identityProof(secret, url, challenge), "hex"),
+    Buffer.from(proof, "hex"),
+  );
+}
+
+/** Starts `flock` on `dir`; resolves with its process once it holds the lock. */
+function lockWithFlock(dir: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "flock",
+      [
+        "--wait",
+        String(LOCK_WAIT_SECONDS),
+        "--conflict-exit-code",
+        String(CONFLICT_EXIT),
+        dir,
+        "-c",
+        "echo locked; exec cat",
+      ],
+      // Its own process group: a Ctrl-C meant for this process (which then shuts down gracefully) must not free
+      // the lock while the database is still open.
+      { stdio: ["pipe", "pipe", "pipe"], detached: true },
+    );
+    let stderr = "";
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+    });
+    const onData = (d: Buffer) => {
+      if (!d.toString().includes("locked")) return;
+      child.stdout!.off("data", onData);
+      child.off("exit", onExit);
+      resolve(child);
+    };
+    const onExit = (code: number | null) => {
+      if (code === CONFLICT_EXIT) {
+        reject(new DataDirLockedError(dir, lockHolder(dir)));
+      } else {
+        reject(new Error(`could not lock DATA_DIR ${dir} with flock (exit ${code}): ${stderr.trim()}`));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", onExit);
+    child.once("error", (err) => {
+      child.off("exit", onExit);
+      reject(
+        (err as NodeJS.ErrnoException).code === "ENOENT"
+          ? new Error(
+              "the embedded database locks DATA_DIR with util-linux's flock, which is not installed: install util-linux, or set DATABASE_URL",
+            )
+          : err,
+      );
+    });
+  });
+}
+
+export async function acquireDataDirLock(dir: string): Promise<DataDirLock> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
-  const write = (url: string | null, flag: "wx" | "w") =>
-    writeFileSync(path, JSON.stringify({ pid: process.pid, url }), { flag });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      write(null, "wx");
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const holder = lockHolder(dir);
-      if (holder && holder.pid !== process.pid) throw new DataDirLockedError(dir, holder);
-      if (attempt > 0) {
-        // Another process took the stale lock over between our unlink and create.
-        throw new DataDirLockedError(dir, lockHolder(dir) ?? { pid: 0, url: null });
-      }
-      // Stale (its process is gone): remove it and create ours, still exclusively.
-      try {
-        unlinkSync(path);
-      } catch {
-        // already removed by another taker; the exclusive create decides
-      }
-    }
+  const child = await lockWithFlock(dir);
+  // The lock must not keep a process alive by itself (the CLI ends when its work is done): the pipes are unref'd.
+  for (const stream of [child.stdin, child.stdout, child.stderr]) {
+    (stream as unknown as { unref?: () => void } | null)?.unref?.();
   }
+  child.unref();
+
+  const secret = randomBytes(32).toString("hex");
+  let url: string | null = null;
+  const write = () => {
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ pid: process.pid, url, secret }), { mode: 0o600 });
+    renameSync(tmp, path);
+  };
+  write();
+
   let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    process.off("exit", release);
+  const lost: Array<() => void> = [];
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  void exited.then(() => {
+    if (!released) for (const cb of lost) cb();
+  });
+  const freeNow = () => {
+    // Ends `cat` (its stdin closes) and `flock`; the kernel frees the lock with their descriptors.
+    child.stdin?.destroy();
     try {
-      const held = JSON.parse(readFileSync(path, "utf8")) as { pid?: number };
-      if (held.pid === process.pid) unlinkSync(path);
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    try {
+      const held = JSON.parse(readFileSync(path, "utf8")) as { pid?: number; secret?: string };
+      if (held.pid === process.pid && held.secret === secret) unlinkSync(path);
     } catch {
       // gone already
     }
   };
-  process.on("exit", release);
+  const onExit = () => freeNow();
+  process.on("exit", onExit);
   return {
-    advertise(url) {
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ pid: process.pid, url }));
-      renameSync(tmp, path);
+    advertise(at) {
+      url = at;
+      write();
     },
-    release,
+    prove(challenge) {
+      return url === null ? null : identityProof(secret, url, challenge);
+    },
+    onLost(cb) {
+      lost.push(cb);
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      process.off("exit", onExit);
+      freeNow();
+      // Resolves once the lock is free, so this process (or the next) can take it again at once.
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    },
   };
 }

@@ -5,7 +5,8 @@
  * Recognised, on the error or any of its causes (Drizzle wraps the driver error in `cause`):
  * - socket errors (`ECONNREFUSED`, `ECONNRESET`, `ETIMEDOUT`, `EPIPE`, `ENOTFOUND`, `EHOSTUNREACH`, `EAI_AGAIN`);
  * - PostgreSQL SQLSTATEs of class 08 (connection exception), 53 (insufficient resources), 57P01–57P03 (the server
- *   shutting down or starting) and 57014 (statement_timeout cancelled the query);
+ *   shutting down or starting), 57014 (statement_timeout cancelled the query), and 40001 / 40P01 (a serialization
+ *   failure or deadlock that outlasted the retries of db/client.ts: the same request will likely pass later);
  * - node-postgres's own timeouts and lost connections, which carry no code, only their fixed messages: the driver
  *   gives nothing else to tell them by, so they are listed here once.
  */
@@ -18,7 +19,7 @@ const SOCKET_CODES = new Set([
   "EHOSTUNREACH",
   "EAI_AGAIN",
 ]);
-const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014"]);
+const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "40001", "40P01"]);
 const SQLSTATE_CLASSES = ["08", "53"];
 const PG_DRIVER_MESSAGES = [
   "Query read timeout",

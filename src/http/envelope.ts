@@ -2,6 +2,8 @@
  * The success and error envelopes. Every error, including 404s for unknown routes, validation failures, 429s and
  * unexpected 500s, answers `{success: false, error, status, code}`; a 500 never leaks a stack trace or SQL.
  */
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type TSchema, Type } from "typebox";
 import { isDependencyUnavailable } from "../db/unavailable.js";
@@ -104,6 +106,32 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
         ? "A path parameter is too long"
         : "Invalid request";
   void reply.code(400).send(errorBody("VALIDATION_FAILED", message));
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: requests Node's HTTP parser refuses before Fastify sees them — headers
+ * over Node's 16 KiB (431), a request that took longer than the server's request timeout (408), a malformed
+ * request line or header (400) — answer the error envelope too, then the connection is closed. A connection
+ * reset by the client needs no answer.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [code, message]: [ErrorCode, string] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? ["HEADERS_TOO_LARGE", "The request headers are too large"]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? ["REQUEST_TIMEOUT", "The request took too long to arrive"]
+        : ["VALIDATION_FAILED", "Malformed HTTP request"];
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(errorBody(code, message));
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**

@@ -3,9 +3,11 @@
  * offset leaves years 1–9999, sums of accepted amounts past 64 bits) and framework errors outside the envelope.
  * Each answers a 4xx envelope now, or works.
  */
+import { connect } from "node:net";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } from "../../test/app.js";
+import { buildEventBody } from "../../test/factories.js";
 import { betV2, dataOf, expectError, postResult, putEvent, txHash } from "../../test/player-api.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
@@ -61,6 +63,65 @@ describe("NUL bytes are refused with 400 in every part of a request", () => {
 
   it("in a path parameter", async () => {
     expectError(await call(t.app, { method: "GET", url: "/api/events/a%00b" }), 400, "VALIDATION_FAILED");
+  });
+});
+
+describe("lone UTF-16 surrogates are refused with 400, never stored", () => {
+  // JSON.stringify writes a lone surrogate as the escape "\ud800": valid JSON, but no Unicode text.
+  const raw = (method: "PUT" | "POST", url: string, body: unknown) =>
+    call(t.app, {
+      method,
+      url,
+      headers: { ...ADMIN, "content-type": "application/json" },
+      payload: JSON.stringify(body),
+    });
+
+  it("in an externalId (a 500 before)", async () => {
+    const sp = await raw("POST", "/api/admin/sp-transactions", {
+      wallet: "0x000000000000000000000000000000000000dEaD",
+      type: "ADJUSTMENT",
+      amount: 5,
+      externalId: "x\ud800",
+    });
+    expectError(sp, 400, "VALIDATION_FAILED");
+    expect(sp.body.details).toEqual([
+      { field: "body.externalId", message: "must not contain a lone UTF-16 surrogate" },
+    ]);
+  });
+
+  it("in an event's team or league (stored as is before), high or low, value or key", async () => {
+    for (const [over, field] of [
+      [{ homeTeam: "Arsenal \ud83d" }, "body.homeTeam"],
+      [{ league: "\udc00Premier" }, "body.league"],
+      [{ awayTeam: "b\udfff\ud800" }, "body.awayTeam"],
+    ] as const) {
+      const res = await raw("PUT", "/api/admin/events/surrogate-1", {
+        sport: "football",
+        league: "L",
+        homeTeam: "a",
+        awayTeam: "c",
+        kickoffAt: "2026-11-25T18:00:00.000Z",
+        markets: [{ key: "1x2", outcomes: [{ key: "home", label: "H", odds: 2 }] }],
+        ...over,
+      });
+      expectError(res, 400, "VALIDATION_FAILED");
+      expect(res.body.details[0]).toEqual({ field, message: "must not contain a lone UTF-16 surrogate" });
+    }
+    const key = await raw("POST", "/api/admin/sp-transactions/batch", { rows: [], "k\ud800": 1 });
+    expectError(key, 400, "VALIDATION_FAILED");
+    expect(key.body.details[0].field).toBe("body.k\ud800");
+    expectError(await call(t.app, { method: "GET", url: "/api/events/surrogate-1" }), 404, "NOT_FOUND");
+  });
+
+  it("accepts a whole pair (an emoji) and stores it as sent", async () => {
+    const res = await raw("PUT", "/api/admin/events/surrogate-2", {
+      ...buildEventBody({ kickoffAt: "2026-11-25T18:00:00.000Z" }),
+      league: "League \ud83c\udfc6",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(dataOf(await call(t.app, { method: "GET", url: "/api/events/surrogate-2" })).league).toBe(
+      "League 🏆",
+    );
   });
 });
 
@@ -190,5 +251,55 @@ describe("framework errors answer the envelope", () => {
   it("a 5,000-character path id is a 400 envelope", async () => {
     const res = await call(t.app, { method: "GET", url: `/api/events/${"a".repeat(5000)}` });
     expectError(res, 400, "VALIDATION_FAILED");
+  });
+
+  describe("over real HTTP (what Node's parser refuses never reaches Fastify)", () => {
+    let base: { port: number; close: () => Promise<void> };
+    beforeAll(async () => {
+      const served = await createTestApp({ now: NOW, database: t.database });
+      await served.app.listen({ port: 0, host: "127.0.0.1" });
+      base = { port: (served.app.server.address() as { port: number }).port, close: served.close };
+    });
+    afterAll(async () => base.close());
+
+    /** Sends `raw` on a new connection and returns everything the server wrote before closing it. */
+    const exchange = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(base.port, "127.0.0.1");
+        let got = "";
+        socket.on("data", (d) => {
+          got += d.toString();
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(got));
+        socket.write(raw);
+      });
+    const parse = (response: string) => ({
+      status: Number(response.split(" ")[1]),
+      body: JSON.parse(response.split("\r\n\r\n")[1]!),
+    });
+
+    it("oversized headers: a 431 envelope (Fastify's own body before)", async () => {
+      const res = parse(
+        await exchange(`GET /api/events HTTP/1.1\r\nHost: t\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`),
+      );
+      expect(res).toEqual({
+        status: 431,
+        body: {
+          success: false,
+          error: "The request headers are too large",
+          status: 431,
+          code: "HEADERS_TOO_LARGE",
+        },
+      });
+    });
+
+    it("a malformed request: a 400 envelope", async () => {
+      const res = parse(await exchange("GET /api/events HTTP/1.1\r\nHost: t\r\nBad Header\r\n\r\n"));
+      expect(res).toEqual({
+        status: 400,
+        body: { success: false, error: "Malformed HTTP request", status: 400, code: "VALIDATION_FAILED" },
+      });
+    });
   });
 });

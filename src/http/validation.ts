@@ -4,8 +4,10 @@
  * Unknown properties are errors, never silently dropped.
  *
  * Two checks hold for every route, whatever its schema says:
- * - no string of the query, params or body (value or key, at any depth) holds a NUL character: PostgreSQL text
- *   cannot store one, so it is refused with 400 VALIDATION_FAILED naming the field, before the route runs;
+ * - no string of the query, params or body (value or key, at any depth) holds a NUL character (PostgreSQL text
+ *   cannot store one) or a lone UTF-16 surrogate (`"\ud800"` is valid JSON but no Unicode text: PostgreSQL
+ *   refuses it, or it would be stored as an unpaired code unit no client can decode), so it is refused with 400
+ *   VALIDATION_FAILED naming the field, before the route runs;
  * - a `date-time` is also refused when the instant it names, once its offset is applied, falls outside the UTC
  *   years 0001–9999 ("9999-12-31T23:59:59-14:00" is in year 10000), which JavaScript and PostgreSQL do not agree on.
  */
@@ -42,14 +44,32 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
-/** The dotted path of the first string (or key) holding a NUL character in `value`, or null. */
-export function findNul(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+/** Why a string cannot be stored as text, or null when it can. */
+function unstorable(s: string): string | null {
+  if (s.includes("\u0000")) return "must not contain a NUL character";
+  // A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
+  if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s)) {
+    return "must not contain a lone UTF-16 surrogate";
+  }
+  return null;
+}
+
+/** The dotted path of the first string (or key) in `value` that cannot be stored as text, and why; or null. */
+export function findUnstorable(
+  value: unknown,
+  path: string,
+  depth = 0,
+): { field: string; message: string } | null {
+  if (typeof value === "string") {
+    const message = unstorable(value);
+    return message ? { field: path, message } : null;
+  }
   if (value === null || typeof value !== "object" || depth > 64) return null;
   for (const [key, child] of Object.entries(value)) {
     const at = `${path}.${key}`;
-    if (key.includes("\u0000")) return at;
-    const found = findNul(child, at, depth + 1);
+    const message = unstorable(key);
+    if (message) return { field: at, message };
+    const found = findUnstorable(child, at, depth + 1);
     if (found) return found;
   }
   return null;
@@ -64,13 +84,12 @@ export function registerValidation(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
     // Only the parts a route reads (those its schema declares; a write's body always): others are ignored.
     const schema = request.routeOptions.schema ?? {};
-    const field =
-      (schema.params ? findNul(request.params, "params") : null) ??
-      (schema.querystring ? findNul(request.query, "query") : null) ??
-      (schema.body || request.body !== undefined ? findNul(request.body, "body") : null);
-    if (field) {
-      const message = "must not contain a NUL character";
-      throw new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+    const found =
+      (schema.params ? findUnstorable(request.params, "params") : null) ??
+      (schema.querystring ? findUnstorable(request.query, "query") : null) ??
+      (schema.body || request.body !== undefined ? findUnstorable(request.body, "body") : null);
+    if (found) {
+      throw new AppError("VALIDATION_FAILED", `${found.field} ${found.message}`, [found]);
     }
   });
 }

@@ -148,9 +148,11 @@ function validateRow(input: RecordSpInput, at: string): void {
 }
 
 async function appendRows(tx: Tx, deps: RecordSpDeps, inputs: RecordSpInput[]) {
+  // Sorted: two batches creating the same new users lock their rows (the unique wallet index) in one order, so
+  // they queue behind each other instead of each holding a wallet the other waits for (a deadlock).
   const wallets = [
     ...new Set(inputs.flatMap((i) => (i.wallet === undefined ? [] : [i.wallet.toLowerCase()]))),
-  ];
+  ].sort();
   const walletUsers = await findUserIdsByWallets(tx, wallets);
   for (const walletLower of wallets) {
     if (walletUsers.has(walletLower)) continue;

@@ -6,7 +6,10 @@
 
 export interface paths {
   "/metrics": {
-    /** Prometheus metrics: requests by route and status, latency, the process */
+    /**
+     * Prometheus metrics: requests, latency, the process, and the business (SPEC §11)
+     * @description With METRICS_TOKEN set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); open without.
+     */
     get: operations["getMetrics"];
   };
   "/healthz": {
@@ -22,7 +25,10 @@ export interface paths {
     get: operations["getAuthProviders"];
   };
   "/api/auth/nonce": {
-    /** A single-use sign-in nonce (10 min) and the domain to sign for */
+    /**
+     * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+     * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+     */
     get: operations["getAuthNonce"];
   };
   "/api/auth/wallet": {
@@ -98,7 +104,7 @@ export interface paths {
   "/api/admin/clock": {
     /**
      * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
-     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise). Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
      */
     put: operations["putAdminClock"];
   };
@@ -122,6 +128,10 @@ export interface paths {
   "/api/admin/webhooks/{id}/deliveries": {
     /** A subscription's messages, newest first */
     get: operations["getAdminWebhooksByIdDeliveries"];
+  };
+  "/api/cli/identity": {
+    /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+    get: operations["getCliIdentity"];
   };
   "/api/available-events": {
     /** Open events by kickoff, filtered and paged */
@@ -341,9 +351,9 @@ export interface components {
       /** @description A human-readable message */
       error: string;
       /** @enum {integer} */
-      status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
+      status: 400 | 401 | 403 | 404 | 408 | 413 | 415 | 431 | 429 | 409 | 503 | 500;
       /** @enum {string} */
-      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "INSUFFICIENT_LIQUIDITY" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "PAYOUTS_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "INSUFFICIENT_LIQUIDITY" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "PAYOUTS_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
       /** @description Facts about the error, by code */
       details?: {
           field: string;
@@ -968,13 +978,27 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** Prometheus metrics: requests by route and status, latency, the process */
+  /**
+   * Prometheus metrics: requests, latency, the process, and the business (SPEC §11)
+   * @description With METRICS_TOKEN set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); open without.
+   */
   getMetrics: {
     responses: {
       /** @description The Prometheus text exposition format (version 0.0.4) */
       200: {
         content: {
           "text/plain": string;
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
         };
       };
       /** @description Error envelope: INTERNAL */
@@ -1050,7 +1074,7 @@ export interface operations {
   /** The dependencies answer; each chain indexer's lag (degraded past INDEXER_MAX_LAG_SECONDS) */
   getReadyz: {
     responses: {
-      /** @description OK: the database answered a ping */
+      /** @description The database (and Redis, when configured) answered; `degraded` when a chain indexer lags more than INDEXER_MAX_LAG_SECONDS or has not completed a run */
       200: {
         content: {
           "application/json": {
@@ -1173,7 +1197,10 @@ export interface operations {
       };
     };
   };
-  /** A single-use sign-in nonce (10 min) and the domain to sign for */
+  /**
+   * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+   * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+   */
   getAuthNonce: {
     responses: {
       /** @description OK: `data` is the Nonce */
@@ -3627,7 +3654,7 @@ export interface operations {
   };
   /**
    * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
-   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise). Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
    */
   putAdminClock: {
     requestBody: {
@@ -3995,8 +4022,13 @@ export interface operations {
   /** The webhook subscriptions */
   getAdminWebhooks: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: The webhook subscriptions */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -4015,6 +4047,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4026,6 +4063,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4037,6 +4080,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4048,6 +4096,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4074,8 +4128,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: Subscribe a URL to domain events (Standard Webhooks); the secret is shown only here */
       201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -4094,6 +4153,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4105,6 +4169,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4116,6 +4185,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4127,6 +4201,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4138,6 +4217,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4149,6 +4233,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4160,6 +4250,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4171,6 +4266,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4190,8 +4291,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: Delete a subscription and its pending messages */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -4202,6 +4308,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4213,6 +4324,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4224,6 +4340,11 @@ export interface operations {
       };
       /** @description Error envelope: FORBIDDEN */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4235,6 +4356,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4246,6 +4372,11 @@ export interface operations {
       };
       /** @description Error envelope: PAYLOAD_TOO_LARGE */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4257,6 +4388,11 @@ export interface operations {
       };
       /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4268,6 +4404,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4279,6 +4421,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4290,6 +4437,12 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4312,8 +4465,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: A subscription's messages, newest first */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": {
             /** @enum {boolean} */
@@ -4335,6 +4493,11 @@ export interface operations {
       };
       /** @description Error envelope: VALIDATION_FAILED */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4346,6 +4509,11 @@ export interface operations {
       };
       /** @description Error envelope: UNAUTHENTICATED */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4357,6 +4525,11 @@ export interface operations {
       };
       /** @description Error envelope: NOT_FOUND */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4368,6 +4541,12 @@ export interface operations {
       };
       /** @description Error envelope: RATE_LIMITED */
       429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4379,6 +4558,11 @@ export interface operations {
       };
       /** @description Error envelope: INTERNAL */
       500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */
@@ -4390,6 +4574,123 @@ export interface operations {
       };
       /** @description Error envelope: SERVICE_UNAVAILABLE */
       503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+  getCliIdentity: {
+    parameters: {
+      query: {
+        /** @description 32 random bytes in hex, fresh for each check */
+        challenge: string;
+      };
+    };
+    responses: {
+      /** @description OK: Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description HMAC-SHA256 with the secret of <DATA_DIR>/sp-writer.lock over the advertised URL and the challenge */
+              proof: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {integer} */

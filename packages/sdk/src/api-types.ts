@@ -6,7 +6,10 @@
 
 export interface paths {
   "/metrics": {
-    /** Prometheus metrics: requests by route and status, latency, the process */
+    /**
+     * Prometheus metrics: requests, latency, the process, and the business (SPEC §11)
+     * @description With METRICS_TOKEN set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); open without.
+     */
     get: operations["getMetrics"];
   };
   "/healthz": {
@@ -14,7 +17,7 @@ export interface paths {
     get: operations["getHealthz"];
   };
   "/readyz": {
-    /** The database is reachable */
+    /** The dependencies answer; each chain indexer's lag (degraded past INDEXER_MAX_LAG_SECONDS) */
     get: operations["getReadyz"];
   };
   "/api/auth/providers": {
@@ -22,7 +25,10 @@ export interface paths {
     get: operations["getAuthProviders"];
   };
   "/api/auth/nonce": {
-    /** A single-use sign-in nonce (10 min) and the domain to sign for */
+    /**
+     * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+     * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+     */
     get: operations["getAuthNonce"];
   };
   "/api/auth/wallet": {
@@ -98,13 +104,34 @@ export interface paths {
   "/api/admin/clock": {
     /**
      * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
-     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+     * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise). Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
      */
     put: operations["putAdminClock"];
   };
   "/api/admin/cli": {
     /** Run one CLI command in this server (what `npm run cli` sends beside a running server) */
     post: operations["postAdminCli"];
+  };
+  "/api/admin/webhooks": {
+    /** The webhook subscriptions */
+    get: operations["getAdminWebhooks"];
+    /**
+     * Subscribe a URL to domain events (Standard Webhooks); the secret is shown only here
+     * @description `events` omitted: every type (`events: null`). In production the URL must be https and resolve to public addresses only (400 otherwise), checked again at every delivery.
+     */
+    post: operations["postAdminWebhooks"];
+  };
+  "/api/admin/webhooks/{id}": {
+    /** Delete a subscription and its pending messages */
+    delete: operations["deleteAdminWebhooksById"];
+  };
+  "/api/admin/webhooks/{id}/deliveries": {
+    /** A subscription's messages, newest first */
+    get: operations["getAdminWebhooksByIdDeliveries"];
+  };
+  "/api/cli/identity": {
+    /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+    get: operations["getCliIdentity"];
   };
   "/api/available-events": {
     /** Open events by kickoff, filtered and paged */
@@ -324,9 +351,9 @@ export interface components {
       /** @description A human-readable message */
       error: string;
       /** @enum {integer} */
-      status: 400 | 401 | 403 | 404 | 413 | 415 | 429 | 409 | 503 | 500;
+      status: 400 | 401 | 403 | 404 | 408 | 413 | 415 | 431 | 429 | 409 | 503 | 500;
       /** @enum {string} */
-      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "INSUFFICIENT_LIQUIDITY" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "PAYOUTS_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+      code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "ODDS_CHANGED" | "ALREADY_CLAIMED" | "NOT_CLAIMABLE" | "INSUFFICIENT_CREDITS" | "EVENT_CLOSED" | "WEEK_NOT_ENDED" | "PREVIOUS_WEEK_NOT_FINALIZED" | "WEEK_NOT_FINALIZED" | "CONFLICT" | "FEES_NOT_INDEXED" | "BETS_NOT_INDEXED" | "INSUFFICIENT_LIQUIDITY" | "BET_MISMATCH" | "QUOTES_UNAVAILABLE" | "PAYOUTS_UNAVAILABLE" | "BET_NOT_FOUND" | "NOT_READY" | "SERVICE_UNAVAILABLE" | "INTERNAL";
       /** @description Facts about the error, by code */
       details?: {
           field: string;
@@ -951,13 +978,27 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** Prometheus metrics: requests by route and status, latency, the process */
+  /**
+   * Prometheus metrics: requests, latency, the process, and the business (SPEC §11)
+   * @description With METRICS_TOKEN set, it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); open without.
+   */
   getMetrics: {
     responses: {
       /** @description The Prometheus text exposition format (version 0.0.4) */
       200: {
         content: {
           "text/plain": string;
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
         };
       };
       /** @description Error envelope: INTERNAL */
@@ -1030,10 +1071,10 @@ export interface operations {
       };
     };
   };
-  /** The database is reachable */
+  /** The dependencies answer; each chain indexer's lag (degraded past INDEXER_MAX_LAG_SECONDS) */
   getReadyz: {
     responses: {
-      /** @description OK: the database answered a ping */
+      /** @description The database (and Redis, when configured) answered; `degraded` when a chain indexer lags more than INDEXER_MAX_LAG_SECONDS or has not completed a run */
       200: {
         content: {
           "application/json": {
@@ -1041,7 +1082,20 @@ export interface operations {
             success: true;
             data: {
               /** @enum {string} */
-              status: "ready";
+              status: "ready" | "degraded";
+              dependencies: ({
+                  /** @enum {string} */
+                  name: "database" | "redis";
+                  /** @enum {string} */
+                  status: "ok";
+                })[];
+              indexers: ({
+                  indexer: string;
+                  lagBlocks: number | null;
+                  lagSeconds: number | null;
+                  /** @enum {string} */
+                  status: "ok" | "lagging" | "unknown";
+                })[];
             };
           };
         };
@@ -1143,7 +1197,10 @@ export interface operations {
       };
     };
   };
-  /** A single-use sign-in nonce (10 min) and the domain to sign for */
+  /**
+   * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
+   * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+   */
   getAuthNonce: {
     responses: {
       /** @description OK: `data` is the Nonce */
@@ -3597,7 +3654,7 @@ export interface operations {
   };
   /**
    * Pin the service's clock, for tests and demos (TEST_CLOCK=1 only)
-   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
+   * @description Every rule that reads the time (kickoffs, weeks, nonces, sessions, daily credits) then sees `now`; null returns to real time. The instant must lie in the UTC years 2000–2100 (400 VALIDATION_FAILED otherwise). Refused in production; 404 NOT_FOUND unless the service runs with TEST_CLOCK=1.
    */
   putAdminClock: {
     requestBody: {
@@ -3907,6 +3964,689 @@ export interface operations {
             status: 415;
             /** @enum {string} */
             code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** The webhook subscriptions */
+  getAdminWebhooks: {
+    responses: {
+      /** @description OK: The webhook subscriptions */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: ({
+                  id: string;
+                  url: string;
+                  events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
+                  /** Format: date-time */
+                  createdAt: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Subscribe a URL to domain events (Standard Webhooks); the secret is shown only here
+   * @description `events` omitted: every type (`events: null`). In production the URL must be https and resolve to public addresses only (400 otherwise), checked again at every delivery.
+   */
+  postAdminWebhooks: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where messages are POSTed */
+          url: string;
+          events?: ("event.settled" | "prediction.settled" | "week.finalized")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created: Subscribe a URL to domain events (Standard Webhooks); the secret is shown only here */
+      201: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: string;
+              url: string;
+              events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** @description whsec_ + base64: the signing secret, shown only in this answer */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Delete a subscription and its pending messages */
+  deleteAdminWebhooksById: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description OK: Delete a subscription and its pending messages */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: Record<string, never>;
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** A subscription's messages, newest first */
+  getAdminWebhooksByIdDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description OK: A subscription's messages, newest first */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: ({
+                  messageId: string;
+                  /** @enum {string} */
+                  type: "event.settled" | "prediction.settled" | "week.finalized";
+                  /** @enum {string} */
+                  status: "pending" | "delivered" | "failed";
+                  attempts: number;
+                  lastStatusCode: number | null;
+                  nextAttemptAt: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /** Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+  getCliIdentity: {
+    parameters: {
+      query: {
+        /** @description 32 random bytes in hex, fresh for each check */
+        challenge: string;
+      };
+    };
+    responses: {
+      /** @description OK: Prove this server holds its DATA_DIR lock (what the CLI checks before sending it a command) */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description HMAC-SHA256 with the secret of <DATA_DIR>/sp-writer.lock over the advertised URL and the challenge */
+              proof: string;
+            };
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: NOT_FOUND */
+      404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 404;
+            /** @enum {string} */
+            code: "NOT_FOUND";
           };
         };
       };

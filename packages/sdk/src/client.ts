@@ -5,17 +5,21 @@
  * The session is the `session` cookie a sign-in sets. A browser keeps and sends it by itself (the client asks for
  * `credentials: "include"`, so it also works cross-origin from an APP_ORIGINS page). Outside a browser (Node, Bun,
  * Deno) nothing keeps cookies, so the client does: it stores the cookie a sign-in sets in `sp.session`, sends it
- * with every request, and forgets it when the server clears it (sign-out). A browser hides `set-cookie` from
- * scripts and refuses a script-set `cookie` header, so there the store stays empty and harmless.
+ * with every request, and forgets it when the server clears it (sign-out). The same goes for the `siwe_nonce`
+ * cookie that binds a sign-in nonce to the client that asked for it (GET /api/auth/nonce sets it, POST
+ * /api/auth/wallet needs it back). A browser hides `set-cookie` from scripts and refuses a script-set `cookie`
+ * header, so there the store stays empty and harmless.
  */
 import createClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./api-types.js";
 
 export type { components, paths };
 
-/** The session cookie, as sent (`session=…`), or null when signed out. */
+/** The session cookie, as sent (`session=…`), or null when signed out; and the pending sign-in nonce's cookie. */
 export interface SessionStore {
   cookie: string | null;
+  /** `siwe_nonce=…` of the last nonce asked for, sent back with the sign-in; null when none. */
+  nonceCookie?: string | null;
 }
 
 export interface SpClient extends Client<paths> {
@@ -33,12 +37,18 @@ export interface SpClientOptions extends Omit<ClientOptions, "baseUrl"> {
 }
 
 const SESSION = "session";
+const NONCE = "siwe_nonce";
 
 /** The session cookie a `set-cookie` header sets, `null` when it clears it, `undefined` when it is another. */
 export function sessionFromSetCookie(header: string): string | null | undefined {
+  return cookieFromSetCookie(header, SESSION);
+}
+
+/** Cookie `name` as a `set-cookie` header sets it (`name=value`), `null` when cleared, `undefined` when another. */
+function cookieFromSetCookie(header: string, name: string): string | null | undefined {
   const [pair = "", ...attributes] = header.split(";");
   const eq = pair.indexOf("=");
-  if (eq < 0 || pair.slice(0, eq).trim() !== SESSION) return undefined;
+  if (eq < 0 || pair.slice(0, eq).trim() !== name) return undefined;
   const value = pair.slice(eq + 1).trim();
   const expired = attributes.some((a) => {
     const [name = "", v = ""] = a.split("=").map((x) => x.trim());
@@ -46,20 +56,24 @@ export function sessionFromSetCookie(header: string): string | null | undefined 
     if (name.toLowerCase() === "expires") return Date.parse(v) <= Date.now();
     return false;
   });
-  return value === "" || expired ? null : `${SESSION}=${value}`;
+  return value === "" || expired ? null : `${name}=${value}`;
 }
 
 function sessionMiddleware(store: SessionStore): Middleware {
   return {
     onRequest({ request }) {
-      if (store.cookie !== null && !request.headers.has("cookie"))
-        request.headers.set("cookie", store.cookie);
+      const signingIn = new URL(request.url).pathname.startsWith("/api/auth/");
+      const cookies = [store.cookie, signingIn ? store.nonceCookie : null].filter((c) => c != null);
+      if (cookies.length > 0 && !request.headers.has("cookie"))
+        request.headers.set("cookie", cookies.join("; "));
       return request;
     },
     onResponse({ response }) {
       for (const header of response.headers.getSetCookie?.() ?? []) {
         const session = sessionFromSetCookie(header);
         if (session !== undefined) store.cookie = session;
+        const nonce = cookieFromSetCookie(header, NONCE);
+        if (nonce !== undefined) store.nonceCookie = nonce;
       }
       return response;
     },
