@@ -51,8 +51,7 @@ export async function putEvent(t: TestApp, id: string, kickoffAt: string): Promi
 
 let externalIds = 0;
 
-export interface SpRow {
-  wallet: string;
+export type SpRow = ({ wallet: string } | { userId: string }) & {
   type:
     | "PREDICTION"
     | "WARMUP_PREDICTION"
@@ -64,7 +63,7 @@ export interface SpRow {
   amount: number;
   eventId?: string;
   externalId?: string;
-}
+};
 
 /** Appends one SP ledger row (`POST /api/admin/sp-transactions`, 201); returns the owner's user id. */
 export async function addSp(t: TestApp, row: SpRow): Promise<string> {

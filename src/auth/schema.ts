@@ -74,3 +74,32 @@ export const ProvidersResponse = Type.Object(
   },
   { title: "SignInProviders" },
 );
+
+export const PayoutAddressBody = Type.Object(
+  {
+    message: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description:
+        "An EIP-4361 message naming the payout address, signed by it: this service's domain, a fresh nonce of " +
+        "GET /api/auth/nonce, an accepted chain id, issued now",
+    }),
+    signature: Type.String({
+      pattern: "^0x[0-9a-fA-F]{130}$",
+      description: "The payout address's personal_sign signature of `message`",
+    }),
+  },
+  { additionalProperties: false, title: "PayoutAddressProof" },
+);
+
+export const PayoutAddressResponse = Type.Object(
+  {
+    address: Type.Union([Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }), Type.Null()], {
+      description: "Where USDC prizes go (checksummed); null for an identity-only player without one",
+    }),
+    verifiedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+      description: "When the address was proven; null when it is the sign-in wallet by default",
+    }),
+  },
+  { title: "PayoutAddress" },
+);

@@ -156,7 +156,7 @@ describe("wallet sign-in", () => {
     const cookie = (await call(t.app, { method: "GET", url: "/api/auth/nonce" })).cookies.find(
       (c) => c.name === "siwe_nonce",
     )!;
-    expect(cookie).toMatchObject({ path: "/api/auth", httpOnly: true, sameSite: "Strict", maxAge: 600 });
+    expect(cookie).toMatchObject({ path: "/api", httpOnly: true, sameSite: "Strict", maxAge: 600 });
 
     // Another player who learned the nonce signs in with it, with no cookie, or with their own nonce's cookie.
     const stolen = siwe(nonce, { address: B.address });
@@ -178,7 +178,7 @@ describe("wallet sign-in", () => {
     nonceCookie = binding;
     const res = await postWallet({ message, signature: await A.signMessage({ message }) });
     expect(res.status).toBe(200);
-    expect(res.cookies.find((c) => c.name === "siwe_nonce")).toMatchObject({ value: "", path: "/api/auth" });
+    expect(res.cookies.find((c) => c.name === "siwe_nonce")).toMatchObject({ value: "", path: "/api" });
   });
 
   it("issues a different nonce each time", async () => {

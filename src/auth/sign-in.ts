@@ -51,11 +51,13 @@ export type CurrentUser = { userId: bigint } | null;
 
 /**
  * The cookie that binds a nonce to the client that asked for it: `HMAC-SHA256(JWT_SECRET, nonce)`, set by
- * GET /api/auth/nonce (HttpOnly, SameSite=Strict, path /api/auth, the nonce's 10 minutes) and required by
- * POST /api/auth/wallet. Another client that learns the nonce (a leaked or observed message) cannot use it, nor
+ * GET /api/auth/nonce (HttpOnly, SameSite=Strict, path /api, the nonce's 10 minutes) and required by
+ * POST /api/auth/wallet and PUT /api/me/payout-address. Another client that learns the nonce (a leaked or observed message) cannot use it, nor
  * burn it, without this cookie, which only the server can compute. One per browser: the latest nonce asked wins.
  */
 export const NONCE_COOKIE = "siwe_nonce";
+/** Sent with every API call (the two routes that read it are under /api/auth and /api/me). */
+export const NONCE_COOKIE_PATH = "/api";
 
 export function nonceBinding(jwtKey: Uint8Array, nonce: string): string {
   return createHmac("sha256", jwtKey).update(`siwe-nonce\n${nonce}`).digest("base64url");
@@ -96,17 +98,25 @@ function originOf(uri: string): string | null {
 
 const unauthenticated = (why: string) => new AppError("UNAUTHENTICATED", `Sign-in refused: ${why}`);
 
+/** A signed EIP-4361 message as posted, with the value of the client's NONCE_COOKIE. */
+export interface SignedMessage {
+  message: string;
+  signature: `0x${string}`;
+  nonceBinding?: string;
+}
+
 /**
  * Verifies an EIP-4361 message (domain, chain id, time window, signature, the nonce's binding to this client —
- * `nonceBinding`, the value of its NONCE_COOKIE — then the single-use nonce), finds or creates the wallet's user
- * (linking a valid referral code on creation) and opens a session.
+ * `nonceBinding`, the value of its NONCE_COOKIE — then the single-use nonce, consumed) and returns the lower-case
+ * address that signed it. Refusals are 401 UNAUTHENTICATED prefixed with `refusal` ("Sign-in refused", …).
  */
-export async function signInWithWallet(
+export async function verifySignedMessage(
   deps: AuthDeps,
-  input: { message: string; signature: `0x${string}`; referralCode?: string; nonceBinding?: string },
-  current: CurrentUser = null,
-): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+  input: SignedMessage,
+  refusal = "Sign-in refused",
+): Promise<string> {
   const now = deps.clock.now();
+  const unauthenticated = (why: string) => new AppError("UNAUTHENTICATED", `${refusal}: ${why}`);
   const parsed = parseSiweMessage(input.message);
   if (
     !parsed.address ||
@@ -158,8 +168,20 @@ export async function signInWithWallet(
   }
   if (!(await consumeNonce(deps.db, parsed.nonce, now)))
     throw unauthenticated("nonce unknown, expired or already used");
+  return parsed.address.toLowerCase();
+}
 
-  const walletLower = parsed.address.toLowerCase();
+/**
+ * Verifies an EIP-4361 message (`verifySignedMessage`), finds or creates the wallet's user (linking a valid referral
+ * code on creation) and opens a session.
+ */
+export async function signInWithWallet(
+  deps: AuthDeps,
+  input: SignedMessage & { referralCode?: string },
+  current: CurrentUser = null,
+): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+  const now = deps.clock.now();
+  const walletLower = await verifySignedMessage(deps, input);
   const user = await deps.db.transaction(async (tx) => {
     const existing = await findUserByWallet(tx, walletLower);
     if (existing) return existing;

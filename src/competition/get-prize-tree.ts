@@ -6,7 +6,9 @@
  * Contract:
  * - A week not finalized: 409 WEEK_NOT_FINALIZED.
  * - The tree is the one finalize stored. A week finalized before trees were stored gets its tree on its first
- *   read, from the stored prizes and the winners' wallets then, and keeps it (the first one stored wins).
+ *   read, from the stored prizes and the winners' accounts then, and keeps it (the first one stored wins).
+ * - A winner's account is their payout address when they set one (PUT /api/me/payout-address), else their
+ *   sign-in wallet.
  * - `claimed` is false for every leaf when no distributor is configured.
  * - A prize won without a wallet is awaiting until a later week's tree carries it (prize-tree.ts); from then on
  *   it names that week (`paidInWeek`), where the winner's leaf pays it.
@@ -14,7 +16,7 @@
 
 import type { Queryable } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { findDisplayInfo } from "../users/users.js";
+import { findPayoutAccounts } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { buildPrizeTree, outstandingArrears, type PrizeTree, prizeProof } from "./prize-tree.js";
 import {
@@ -60,9 +62,26 @@ export async function prizeTreeOf(
 ): Promise<PrizeTree> {
   const arrears = outstandingArrears(await prizeTreeArrears(q));
   const userIds = [...new Set([...prizes.map((p) => p.userId), ...arrears.map((a) => a.userId)])];
-  const users = await findDisplayInfo(q, userIds);
-  const wallets = new Map(userIds.map((id) => [id, users.get(id)?.wallet ?? null]));
-  return buildPrizeTree(week, prizes, wallets, arrears);
+  return buildPrizeTree(week, prizes, await payoutAccounts(q, userIds), arrears);
+}
+
+/**
+ * Where each user's prizes go: the payout address they proved (PUT /api/me/payout-address), else their sign-in
+ * wallet, else none. One address belongs to one account (users.setPayoutAddress refuses another's), but a wallet
+ * linked later may equal an older payout address: then the payout address yields and that user is paid at their
+ * own wallet (or waits for one), so a tree never holds an account twice.
+ */
+async function payoutAccounts(q: Queryable, userIds: readonly string[]): Promise<Map<string, string | null>> {
+  const found = await findPayoutAccounts(q, userIds);
+  const wallets = new Set([...found.values()].map((u) => u.wallet).filter((w) => w !== null));
+  return new Map(
+    userIds.map((id) => {
+      const u = found.get(id);
+      const account = u?.account ?? null;
+      const clash = account !== null && account !== u?.wallet && wallets.has(account);
+      return [id, clash ? (u?.wallet ?? null) : account];
+    }),
+  );
 }
 
 /**
@@ -74,12 +93,11 @@ export async function storedPrizeTree(q: Queryable, week: number): Promise<Prize
   if (stored) return stored;
   const result = await findWeekResult(q, week);
   if (!result) return null;
-  const users = await findDisplayInfo(
+  const accounts = await payoutAccounts(
     q,
     result.prizes.map((p) => p.userId),
   );
-  const wallets = new Map(result.prizes.map((p) => [p.userId, users.get(p.userId)?.wallet ?? null]));
-  return insertPrizeTree(q, buildPrizeTree(week, result.prizes, wallets));
+  return insertPrizeTree(q, buildPrizeTree(week, result.prizes, accounts));
 }
 
 export async function getPrizeTree(

@@ -51,6 +51,7 @@ export const users = pgTable(
   (t) => [
     check("users_credits_balance_check", sql`${t.creditsBalance} >= 0`),
     uniqueIndex("users_wallet_key").on(t.wallet),
+    uniqueIndex("users_payout_address_key").on(t.payoutAddress).where(sql`${t.payoutAddress} is not null`),
     uniqueIndex("users_oidc_key").on(t.oidcIssuer, t.oidcSubject),
     uniqueIndex("users_referral_code_key").on(t.referralCode),
     index("users_total_sp_idx").on(t.totalSp.desc(), t.id),

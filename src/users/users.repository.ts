@@ -157,3 +157,43 @@ export async function findUserIdsByWallets(
   );
   return new Map(found.map((r) => [r.wallet, BigInt(r.id)]));
 }
+
+/**
+ * Sets a user's payout address (lower-case) as proven at `verifiedAt`. False when the address is another user's
+ * sign-in wallet or payout address: one address is one account's, so a prize list never holds it twice (a race
+ * past the check is stopped by the unique index, and answers false too).
+ */
+export async function setPayoutAddress(
+  q: Queryable,
+  userId: bigint,
+  addressLower: string,
+  verifiedAt: Date,
+): Promise<boolean> {
+  const [taken] = await rows<{ id: string }>(
+    q,
+    sql`select id::text as id from users
+        where (wallet = ${addressLower} or payout_address = ${addressLower}) and id <> ${userId} limit 1`,
+  );
+  if (taken) return false;
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
+      .update(users)
+      .set({ payoutAddress: addressLower, payoutVerifiedAt: verifiedAt })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id }),
+  );
+  return updated !== null && updated.length === 1;
+}
+
+/** Where each user's USDC prizes go: the payout address when set, else the sign-in wallet (null: neither). */
+export async function findPayoutAccounts(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, { account: string | null; wallet: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; wallet: string | null; payout_address: string | null }>(
+    q,
+    sql`select id::text as id, wallet, payout_address from users where id = any(${intArray(ids, "bigint")})`,
+  );
+  return new Map(found.map((r) => [r.id, { account: r.payout_address ?? r.wallet, wallet: r.wallet }]));
+}

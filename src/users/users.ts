@@ -6,6 +6,7 @@
 export {
   findDisplayInfo,
   findOrCreateOidcUser,
+  findPayoutAccounts,
   findUserById,
   findUserByOidc,
   findUserByReferralCode,
@@ -13,5 +14,6 @@ export {
   findUserIdsByWallets,
   linkOidc,
   linkWallet,
+  setPayoutAddress,
   type UserRow,
 } from "./users.repository.js";

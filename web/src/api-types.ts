@@ -27,7 +27,7 @@ export interface paths {
   "/api/auth/nonce": {
     /**
      * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
-     * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+     * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api): POST /api/auth/wallet and PUT /api/me/payout-address accept the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
      */
     get: operations["getAuthNonce"];
   };
@@ -46,6 +46,18 @@ export interface paths {
   "/api/auth/logout": {
     /** Sign out */
     post: operations["postAuthLogout"];
+  };
+  "/api/me/payout-address": {
+    /**
+     * Where my USDC prizes go
+     * @description The payout address I proved, with when; without one, my sign-in wallet and `verifiedAt` null (an identity-only player without one: `address` null).
+     */
+    get: operations["getMePayoutAddress"];
+    /**
+     * Set where my USDC prizes go: an EIP-4361 message signed by that address
+     * @description The message is checked as a wallet sign-in's (domain, chain id, time, a fresh nonce of GET /api/auth/nonce with its `siwe_nonce` cookie) and must be signed by the address it names. Prize trees of weeks finalized from then on pay it. 409 CONFLICT when it is another account's wallet or payout address.
+     */
+    put: operations["putMePayoutAddress"];
   };
   "/api/competition/meta": {
     /** The current week, its countdown and the week rail */
@@ -567,6 +579,20 @@ export interface components {
       label: string;
       /** @description Decimal odds (a winning stake is paid stake × odds) */
       odds: number;
+    };
+    /** PayoutAddress */
+    PayoutAddress: {
+      /** @description Where USDC prizes go (checksummed); null for an identity-only player without one */
+      address: string | null;
+      /** @description When the address was proven; null when it is the sign-in wallet by default */
+      verifiedAt: string | null;
+    };
+    /** PayoutAddressProof */
+    PayoutAddressProof: {
+      /** @description An EIP-4361 message naming the payout address, signed by it: this service's domain, a fresh nonce of GET /api/auth/nonce, an accepted chain id, issued now */
+      message: string;
+      /** @description The payout address's personal_sign signature of `message` */
+      signature: string;
     };
     /**
      * PayoutClaim
@@ -1199,7 +1225,7 @@ export interface operations {
   };
   /**
    * A single-use sign-in nonce (10 min), bound to this client by the siwe_nonce cookie
-   * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api/auth): POST /api/auth/wallet accepts the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
+   * @description 128 random bits as 32 hex characters, and the domain the EIP-4361 message should name (the request's host when it is accepted). The response also sets the HttpOnly `siwe_nonce` cookie (path /api): POST /api/auth/wallet and PUT /api/me/payout-address accept the nonce only with that cookie, so a client that does not keep cookies must send it back itself. Each call replaces the previous nonce's cookie.
    */
   getAuthNonce: {
     responses: {
@@ -1735,6 +1761,269 @@ export interface operations {
             status: 403;
             /** @enum {string} */
             code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 413;
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Error envelope: UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 415;
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Where my USDC prizes go
+   * @description The payout address I proved, with when; without one, my sign-in wallet and `verifiedAt` null (an identity-only player without one: `address` null).
+   */
+  getMePayoutAddress: {
+    responses: {
+      /** @description OK: `data` is the PayoutAddress */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["PayoutAddress"];
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Set where my USDC prizes go: an EIP-4361 message signed by that address
+   * @description The message is checked as a wallet sign-in's (domain, chain id, time, a fresh nonce of GET /api/auth/nonce with its `siwe_nonce` cookie) and must be signed by the address it names. Prize trees of weeks finalized from then on pay it. 409 CONFLICT when it is another account's wallet or payout address.
+   */
+  putMePayoutAddress: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PayoutAddressProof"];
+      };
+    };
+    responses: {
+      /** @description OK: `data` is the PayoutAddress */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["PayoutAddress"];
+          };
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Error envelope: UNAUTHENTICATED */
+      401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 401;
+            /** @enum {string} */
+            code: "UNAUTHENTICATED";
+          };
+        };
+      };
+      /** @description Error envelope: FORBIDDEN */
+      403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 403;
+            /** @enum {string} */
+            code: "FORBIDDEN";
+          };
+        };
+      };
+      /** @description Error envelope: CONFLICT */
+      409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 409;
+            /** @enum {string} */
+            code: "CONFLICT";
           };
         };
       };

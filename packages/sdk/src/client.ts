@@ -7,7 +7,7 @@
  * Deno) nothing keeps cookies, so the client does: it stores the cookie a sign-in sets in `sp.session`, sends it
  * with every request, and forgets it when the server clears it (sign-out). The same goes for the `siwe_nonce`
  * cookie that binds a sign-in nonce to the client that asked for it (GET /api/auth/nonce sets it, POST
- * /api/auth/wallet needs it back). A browser hides `set-cookie` from scripts and refuses a script-set `cookie`
+ * /api/auth/wallet and PUT /api/me/payout-address need it back). A browser hides `set-cookie` from scripts and refuses a script-set `cookie`
  * header, so there the store stays empty and harmless.
  */
 import createClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
@@ -62,8 +62,7 @@ function cookieFromSetCookie(header: string, name: string): string | null | unde
 function sessionMiddleware(store: SessionStore): Middleware {
   return {
     onRequest({ request }) {
-      const signingIn = new URL(request.url).pathname.startsWith("/api/auth/");
-      const cookies = [store.cookie, signingIn ? store.nonceCookie : null].filter((c) => c != null);
+      const cookies = [store.cookie, store.nonceCookie].filter((c) => c != null);
       if (cookies.length > 0 && !request.headers.has("cookie"))
         request.headers.set("cookie", cookies.join("; "));
       return request;

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "users_payout_address_key" ON "users" USING btree ("payout_address") WHERE "users"."payout_address" is not null;
