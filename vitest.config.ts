@@ -20,6 +20,8 @@ const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 export default defineConfig({
   test: {
+    // The migrated template databases every storage test file clones (test/db-template.ts).
+    globalSetup: ["test/global-setup.ts"],
     projects: [
       {
         test: {

@@ -36,7 +36,21 @@ const message = (nonce: string, domain: string, uri = `http://${domain}`) =>
 /** Real HTTP to a listening app: the Host header is the address the client used. */
 async function http(base: string, path: string, init: RequestInit = {}) {
   const res = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
-  return { status: res.status, body: (await res.json()) as any, setCookie: res.headers.get("set-cookie") };
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]!);
+  return {
+    status: res.status,
+    body: (await res.json()) as any,
+    setCookie: cookies.find((c) => c.startsWith("session=")) ?? null,
+    /** The siwe_nonce cookie a nonce answer sets, to send back with the sign-in. */
+    nonceCookie: cookies.find((c) => c.startsWith("siwe_nonce=")) ?? "",
+  };
+}
+
+/** The nonce and its siwe_nonce cookie header of an injected GET /api/auth/nonce. */
+async function injectedNonce(app: TestApp["app"], host: string) {
+  const res = await call(app, { method: "GET", url: "/api/auth/nonce", headers: { host } });
+  const binding = res.cookies.find((c) => c.name === "siwe_nonce")!;
+  return { ...(res.body.data as { nonce: string; domain: string }), cookie: `siwe_nonce=${binding.value}` };
 }
 
 describe("the default domains and origins (pure)", () => {
@@ -81,7 +95,7 @@ describe("sign-in on a random port (PORT=0), over HTTP", () => {
     const stale = message(nonce.body.data.nonce, "localhost:3000");
     const refused = await http(base, "/api/auth/wallet", {
       method: "POST",
-      headers: { "content-type": "application/json", origin: base },
+      headers: { "content-type": "application/json", origin: base, cookie: nonce.nonceCookie },
       body: JSON.stringify({ message: stale, signature: await account.signMessage({ message: stale }) }),
     });
     expect(refused.status).toBe(401);
@@ -90,12 +104,12 @@ describe("sign-in on a random port (PORT=0), over HTTP", () => {
     const m = message(nonce.body.data.nonce, own);
     const ok = await http(base, "/api/auth/wallet", {
       method: "POST",
-      headers: { "content-type": "application/json", origin: base },
+      headers: { "content-type": "application/json", origin: base, cookie: nonce.nonceCookie },
       body: JSON.stringify({ message: m, signature: await account.signMessage({ message: m }) }),
     });
     expect(ok.status).toBe(200);
     expect(ok.body.data.user.wallet).toBe(account.address);
-    const cookie = ok.setCookie!.split(";")[0]!;
+    const cookie = ok.setCookie!;
 
     // A cookie-authenticated write from the page's origin passes; from the old default origin it is refused.
     const foreign = await http(base, "/api/reclaim", {
@@ -121,27 +135,27 @@ describe("the nonce's domain (inject)", () => {
     expect((await nonceAt("localhost:3000")).domain).toBe("localhost:3000");
     expect((await nonceAt("evil.example")).domain).toBe("localhost:3000");
 
-    const { nonce, domain } = await nonceAt("127.0.0.1:3000");
+    const { nonce, domain, cookie } = await injectedNonce(t.app, "127.0.0.1:3000");
     const m = message(nonce, domain);
     const res = await call(t.app, {
       method: "POST",
       url: "/api/auth/wallet",
       payload: { message: m, signature: await account.signMessage({ message: m }) },
+      headers: { cookie },
     });
     expect(res.status).toBe(200);
   });
 
   it("follows PUBLIC_URL: its host is accepted and its origin may write", async () => {
     t = await createTestApp({ now: NOW, env: { PUBLIC_URL: "https://play.example.com" } });
-    const { nonce, domain } = (
-      await call(t.app, { method: "GET", url: "/api/auth/nonce", headers: { host: "play.example.com" } })
-    ).body.data;
+    const { nonce, domain, cookie: nonceCookie } = await injectedNonce(t.app, "play.example.com");
     expect(domain).toBe("play.example.com");
     const m = message(nonce, domain, "https://play.example.com");
     const res = await call(t.app, {
       method: "POST",
       url: "/api/auth/wallet",
       payload: { message: m, signature: await account.signMessage({ message: m }) },
+      headers: { cookie: nonceCookie },
     });
     expect(res.status).toBe(200);
     const cookie = `session=${res.cookies.find((c) => c.name === "session")!.value}`;
@@ -162,12 +176,13 @@ describe("the nonce's domain (inject)", () => {
       (await call(t!.app, { method: "GET", url: "/api/auth/nonce", headers: { host } })).body.data;
     expect((await at("b.example:8443")).domain).toBe("b.example:8443");
     expect((await at("localhost:3000")).domain).toBe("a.example");
-    const { nonce } = await at("localhost:3000");
+    const { nonce, cookie } = await injectedNonce(t.app, "localhost:3000");
     const m = message(nonce, "localhost:3000");
     const res = await call(t.app, {
       method: "POST",
       url: "/api/auth/wallet",
       payload: { message: m, signature: await account.signMessage({ message: m }) },
+      headers: { cookie },
     });
     expectError(res, 401, "UNAUTHENTICATED");
     await t.close();

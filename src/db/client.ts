@@ -65,6 +65,12 @@ export interface OpenOptions {
   bulkStatementTimeoutMs?: number;
   /** PostgreSQL only. The most a query waits for a connection (opening one, or a free one of the pool). Default 5000. */
   connectTimeoutMs?: number;
+  /**
+   * Embedded only: a data directory image (PGlite `dumpDataDir`) to start from instead of an empty database, e.g. a
+   * migrated template: the tests clone one per file instead of creating and migrating each (migrations still run,
+   * and find nothing left to do).
+   */
+  pgliteImage?: Blob;
 }
 
 /** Connections of the bulk pool: finalize and the like run one at a time per instance. */
@@ -75,7 +81,7 @@ const CLIENT_GRACE_MS = 500;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (!opts.databaseUrl) return openPglite(opts.dataDir);
+  if (!opts.databaseUrl) return openPglite(opts.dataDir, opts.pgliteImage);
   return openPostgres(opts.databaseUrl, {
     poolSize: opts.poolSize ?? 10,
     statementTimeoutMs: opts.statementTimeoutMs ?? 5000,
@@ -89,11 +95,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
  * (data-dir-lock.ts) makes this throw DataDirLockedError before anything is opened (two PGlite instances on one
  * folder lose writes).
  */
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, image?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const lock = dataDir ? await acquireDataDirLock(dataDir) : undefined;
   try {
-    const client = dataDir ? new PGlite(dataDir) : new PGlite();
+    const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
     const changeCount = countWrites(client);
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });

@@ -14,10 +14,17 @@ export const WebhookBody = Type.Object(
 );
 export type WebhookInput = Static<typeof WebhookBody>;
 
-export const WebhookParams = Type.Object({ id: IdString() }, { additionalProperties: false });
+export const WebhookParams = Type.Object(
+  { id: IdString({ description: "The webhook subscription's id, as its creation answered it" }) },
+  { additionalProperties: false },
+);
 
 export const DeliveriesQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) },
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "How many messages, newest first" }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -30,22 +37,28 @@ const Subscription = {
   createdAt: Type.String({ format: "date-time" }),
 };
 
-export const WebhookSchema = Type.Object(Subscription);
-export const CreatedWebhookSchema = Type.Object({
-  ...Subscription,
-  secret: Type.String({ description: "whsec_ + base64: the signing secret, shown only in this answer" }),
-});
-export const WebhookListSchema = Type.Object({ items: Type.Array(WebhookSchema) });
+export const WebhookSchema = Type.Object(Subscription, { title: "Webhook" });
+export const CreatedWebhookSchema = Type.Object(
+  {
+    ...Subscription,
+    secret: Type.String({ description: "whsec_ + base64: the signing secret, shown only in this answer" }),
+  },
+  { title: "CreatedWebhook" },
+);
+export const WebhookListSchema = Type.Object({ items: Type.Array(WebhookSchema) }, { title: "WebhookList" });
 
-export const DeliveryListSchema = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      messageId: Type.String(),
-      type: StringEnum(WEBHOOK_EVENT_TYPES),
-      status: StringEnum(["pending", "delivered", "failed"] as const),
-      attempts: Type.Integer(),
-      lastStatusCode: Nullable(Type.Integer()),
-      nextAttemptAt: Nullable(Type.String({ format: "date-time" })),
-    }),
-  ),
-});
+export const DeliveryListSchema = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        messageId: Type.String(),
+        type: StringEnum(WEBHOOK_EVENT_TYPES),
+        status: StringEnum(["pending", "delivered", "failed"] as const),
+        attempts: Type.Integer(),
+        lastStatusCode: Nullable(Type.Integer()),
+        nextAttemptAt: Nullable(Type.String({ format: "date-time" })),
+      }),
+    ),
+  },
+  { title: "WebhookDeliveries" },
+);

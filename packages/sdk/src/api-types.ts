@@ -334,6 +334,16 @@ export interface components {
       };
       weeks: components["schemas"]["RailWeek"][];
     };
+    /** CreatedWebhook */
+    CreatedWebhook: {
+      id: string;
+      url: string;
+      events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description whsec_ + base64: the signing secret, shown only in this answer */
+      secret: string;
+    };
     /** DailyCreditsClaim */
     DailyCreditsClaim: {
       amount: number;
@@ -971,6 +981,31 @@ export interface components {
       signature: string;
       /** @description A referrer's code, linked on the player's first sign-in only */
       referralCode?: string;
+    };
+    /** Webhook */
+    Webhook: {
+      id: string;
+      url: string;
+      events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** WebhookDeliveries */
+    WebhookDeliveries: {
+      items: ({
+          messageId: string;
+          /** @enum {string} */
+          type: "event.settled" | "prediction.settled" | "week.finalized";
+          /** @enum {string} */
+          status: "pending" | "delivered" | "failed";
+          attempts: number;
+          lastStatusCode: number | null;
+          nextAttemptAt: string | null;
+        })[];
+    };
+    /** WebhookList */
+    WebhookList: {
+      items: components["schemas"]["Webhook"][];
     };
   };
   responses: never;
@@ -4311,7 +4346,7 @@ export interface operations {
   /** The webhook subscriptions */
   getAdminWebhooks: {
     responses: {
-      /** @description OK: The webhook subscriptions */
+      /** @description OK: `data` is the WebhookList */
       200: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4322,15 +4357,7 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: ({
-                  id: string;
-                  url: string;
-                  events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
-                  /** Format: date-time */
-                  createdAt: string;
-                })[];
-            };
+            data: components["schemas"]["WebhookList"];
           };
         };
       };
@@ -4417,7 +4444,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Created: Subscribe a URL to domain events (Standard Webhooks); the secret is shown only here */
+      /** @description Created: `data` is the CreatedWebhook */
       201: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4428,15 +4455,7 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: string;
-              url: string;
-              events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** @description whsec_ + base64: the signing secret, shown only in this answer */
-              secret: string;
-            };
+            data: components["schemas"]["CreatedWebhook"];
           };
         };
       };
@@ -4576,6 +4595,7 @@ export interface operations {
   deleteAdminWebhooksById: {
     parameters: {
       path: {
+        /** @description The webhook subscription's id, as its creation answered it */
         id: string;
       };
     };
@@ -4747,14 +4767,16 @@ export interface operations {
   getAdminWebhooksByIdDeliveries: {
     parameters: {
       query?: {
+        /** @description How many messages, newest first */
         limit?: number;
       };
       path: {
+        /** @description The webhook subscription's id, as its creation answered it */
         id: string;
       };
     };
     responses: {
-      /** @description OK: A subscription's messages, newest first */
+      /** @description OK: `data` is the WebhookDeliveries */
       200: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4765,18 +4787,7 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: {
-              items: ({
-                  messageId: string;
-                  /** @enum {string} */
-                  type: "event.settled" | "prediction.settled" | "week.finalized";
-                  /** @enum {string} */
-                  status: "pending" | "delivered" | "failed";
-                  attempts: number;
-                  lastStatusCode: number | null;
-                  nextAttemptAt: string | null;
-                })[];
-            };
+            data: components["schemas"]["WebhookDeliveries"];
           };
         };
       };
