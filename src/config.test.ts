@@ -366,6 +366,14 @@ describe("loadConfig under NODE_ENV=production", () => {
     },
   );
 
+  it("refuses a METRICS_TOKEN written in this repository in production, and takes a fresh one", () => {
+    const written = "test-metrics-token-0123456789"; // written here, so public
+    expectRefused({ ...PRODUCTION, METRICS_TOKEN: written }, "METRICS_TOKEN");
+    expect(loadConfig({ METRICS_TOKEN: written }).metricsToken).toBe(written);
+    const token = fresh(16);
+    expect(loadConfig({ ...PRODUCTION, METRICS_TOKEN: token }).metricsToken).toBe(token);
+  });
+
   it("still requires JWT_SECRET to be at least 32 bytes", () => {
     expectRefused({ ...PRODUCTION, JWT_SECRET: "short-but-not-the-default" }, "JWT_SECRET");
   });

@@ -163,18 +163,24 @@ function secret(env: Env, name: string, dflt: string, production: boolean, minLe
   }
   if (production && raw === dflt) fail(name, "must not be the development default in production");
   if (Buffer.byteLength(raw) < minLength) fail(name, `must be at least ${minLength} bytes`);
-  const written = production ? writtenInRepository(raw) : null;
-  if (written)
-    fail(name, `is written in this repository (${written}): anyone can read it; refused in production`);
+  refuseWrittenInRepository(name, raw, production);
   return raw;
 }
 
 /** An optional secret: unset → null; set → at least `minLength` bytes. */
-function optionalSecret(env: Env, name: string, minLength: number): string | null {
+function optionalSecret(env: Env, name: string, minLength: number, production: boolean): string | null {
   const raw = str(env, name);
   if (raw === undefined) return null;
   if (Buffer.byteLength(raw) < minLength) fail(name, `must be at least ${minLength} bytes`);
+  refuseWrittenInRepository(name, raw, production);
   return raw;
+}
+
+/** Production refuses a secret anyone can read in this repository (tests, docs and examples are public). */
+function refuseWrittenInRepository(name: string, raw: string, production: boolean): void {
+  const written = production ? writtenInRepository(raw) : null;
+  if (written)
+    fail(name, `is written in this repository (${written}): anyone can read it; refused in production`);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -538,7 +544,7 @@ export function loadConfig(env: Env = process.env): Config {
     rankCache: onOff(env, "RANK_CACHE", true),
     benchCeiling: onOff(env, "BENCH_CEILING", false),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
-    metricsToken: optionalSecret(env, "METRICS_TOKEN", 16),
+    metricsToken: optionalSecret(env, "METRICS_TOKEN", 16, production),
     autoFinalize: bool(env, "AUTO_FINALIZE", true),
     finalizeGraceSeconds: int(env, "FINALIZE_GRACE_SECONDS", 300, 0, 7 * 24 * 3600),
     indexerMaxLagSeconds: int(env, "INDEXER_MAX_LAG_SECONDS", 300, 1, 30 * 24 * 3600),
