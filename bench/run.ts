@@ -15,9 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { weekBounds } from "../src/competition/calendar.js";
 import { openDatabase } from "../src/db/client.js";
 import { mulberry32 } from "../src/shared/prng.js";
+import { weekBounds } from "../src/shared/season.js";
 import { createScratchPostgres } from "../test/db.js";
 import {
   BENCH_SEASON,

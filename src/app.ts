@@ -17,7 +17,6 @@ import { chainRoutes } from "./chain/routes.js";
 import { cliIdentityRoute, cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import { lastFinalizedWeek } from "./competition/auto-finalize.js";
-import type { Season } from "./competition/calendar.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
 import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
@@ -46,6 +45,7 @@ import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
+import type { Season } from "./shared/season.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface AppDeps {

@@ -6,9 +6,9 @@ import { type Address, getAddress, type Hex, isAddress } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./chain/fee-event.js";
 import { signerKeyProblem } from "./chain/signer-key.js";
-import { validateSeason } from "./competition/calendar.js";
 import { writtenInRepository } from "./shared/known-secrets.js";
 import { parseUsdc } from "./shared/money.js";
+import { validateSeason } from "./shared/season.js";
 
 export class ConfigError extends Error {}
 

@@ -6,8 +6,6 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { type AdjustableClock, isTestClockInstant, TEST_CLOCK_YEARS } from "../clock.js";
-import type { Season } from "../competition/calendar.js";
-import { SP_TYPES } from "../competition/competitive-sp.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { presentEvent } from "../events/presenters.js";
@@ -21,6 +19,8 @@ import { recordSpTransaction, recordSpTransactions } from "../ledger/record-sp-t
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
+import type { Season } from "../shared/season.js";
+import { SP_TYPES } from "../shared/sp-types.js";
 import { hasAdminToken } from "./admin-token.js";
 import {
   ClockBody,

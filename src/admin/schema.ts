@@ -1,9 +1,9 @@
 /** Request schemas of the admin / feed API (SPEC §7). */
 import { type Static, Type } from "typebox";
-import type { SP_TYPES } from "../competition/competitive-sp.js";
 import { EVENT_ID_PATTERN } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import { IdString, InstantString } from "../shared/schema-types.js";
+import type { SP_TYPES } from "../shared/sp-types.js";
 
 export const WALLET_PATTERN = "^0x[0-9a-fA-F]{40}$";
 

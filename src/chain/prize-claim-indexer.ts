@@ -16,7 +16,7 @@ import {
   recordPrizeClaims,
   removePrizeClaimsAbove,
 } from "../competition/prize-claims.js";
-import { MAX_WEEK } from "../competition/schema.js";
+import { MAX_WEEK } from "../shared/season.js";
 import {
   type ChainLog,
   type IndexRun,

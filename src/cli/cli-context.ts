@@ -4,10 +4,10 @@
  */
 import { competitionDepsFor } from "../app-deps.js";
 import type { Clock } from "../clock.js";
-import type { Season } from "../competition/calendar.js";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
 import type { Config } from "../config.js";
 import type { Database, Db } from "../db/client.js";
+import type { Season } from "../shared/season.js";
 
 export interface CliContext {
   database: Database;

@@ -1,10 +1,10 @@
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
-import { type Season, weekBounds, weekIndexAt } from "../competition/calendar.js";
 import { EVENT_ID_PATTERN, EventUpsertBody } from "../events/schema.js";
 import { toStoredMarkets } from "../events/upsert-event.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import { hash32, longTailCount, mulberry32, streamFor } from "../shared/prng.js";
+import { type Season, weekBounds, weekIndexAt } from "../shared/season.js";
 import {
   buildDemoSeason,
   type DemoAction,

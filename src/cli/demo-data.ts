@@ -27,8 +27,6 @@
  */
 import { keccak256, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { currentWeek, type Season, weekBounds, weekIndexAt } from "../competition/calendar.js";
-import type { SpType } from "../competition/competitive-sp.js";
 import type { EventUpsertInput } from "../events/schema.js";
 import { creditsPayout } from "../predictions/settlement.js";
 import { formatUsdc, mulOddsFloor, parseOddsMilli } from "../shared/money.js";
@@ -42,6 +40,8 @@ import {
   shuffled,
   streamFor,
 } from "../shared/prng.js";
+import { currentWeek, type Season, weekBounds, weekIndexAt } from "../shared/season.js";
+import type { SpType } from "../shared/sp-types.js";
 import { DEMO_LEAGUES, type DemoLeague } from "./demo-leagues.js";
 
 export interface DemoOptions {

@@ -17,7 +17,7 @@ import type { LeaderLock } from "../chain/leader-lock.js";
 import { AppError } from "../errors.js";
 import { finalizeFailuresTotal } from "../metrics/app-metrics.js";
 import type { OpLog } from "../shared/op-log.js";
-import { weekBounds } from "./calendar.js";
+import { weekBounds } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";
 import { newestFinalizedWeek } from "./snapshot.repository.js";

@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import type { OpLog } from "../shared/op-log.js";
-import type { Season } from "./calendar.js";
+import type { Season } from "../shared/season.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
 
 export interface CompetitionDeps {

@@ -15,8 +15,9 @@ import { AdjustableClock } from "../clock.js";
 import type { Database } from "../db/client.js";
 import { upsertEvent } from "../events/upsert-event.js";
 import { recordSpTransaction } from "../ledger/record-sp-transaction.js";
-import { type Season, weekBounds } from "./calendar.js";
-import { competitiveSpByUser, SP_TYPES, type SpType } from "./competitive-sp.js";
+import { type Season, weekBounds } from "../shared/season.js";
+import { SP_TYPES, type SpType } from "../shared/sp-types.js";
+import { competitiveSpByUser } from "./competitive-sp.js";
 import { liveSpOfUsers } from "./live-ladder.repository.js";
 
 const config = testConfig();

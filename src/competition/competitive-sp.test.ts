@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  COMPETITIVE_SP_TYPES,
-  competitiveSpByUser,
-  countsForWeek,
-  isCompetitiveType,
-  isSpType,
-  SP_TYPES,
-} from "./competitive-sp.js";
+import { COMPETITIVE_SP_TYPES, isCompetitiveType, isSpType, SP_TYPES } from "../shared/sp-types.js";
+import { competitiveSpByUser, countsForWeek } from "./competitive-sp.js";
 
 const d = (iso: string): Date => new Date(iso);
 

@@ -10,31 +10,8 @@
  *   at least one of their rows counts.
  * - Pure: no I/O, no clock.
  */
-import type { WeekBounds } from "./calendar.js";
-
-export const COMPETITIVE_SP_TYPES = [
-  "PREDICTION",
-  "WARMUP_PREDICTION",
-  "ONCHAIN_PREDICTION",
-  "ONCHAIN_SP",
-] as const;
-export type CompetitiveSpType = (typeof COMPETITIVE_SP_TYPES)[number];
-
-export const SP_TYPES = [...COMPETITIVE_SP_TYPES, "REFERRAL", "RAFFLE", "ADJUSTMENT"] as const;
-export type SpType = (typeof SP_TYPES)[number];
-
-const COMPETITIVE: ReadonlySet<string> = new Set(COMPETITIVE_SP_TYPES);
-const ALL: ReadonlySet<string> = new Set(SP_TYPES);
-
-/** True for the allowlisted (ladder-counting) types. Case-sensitive: types are stored upper-case. */
-export function isCompetitiveType(type: string): boolean {
-  return COMPETITIVE.has(type);
-}
-
-/** True for any known SP ledger type. */
-export function isSpType(type: string): type is SpType {
-  return ALL.has(type);
-}
+import type { WeekBounds } from "../shared/season.js";
+import { isCompetitiveType } from "../shared/sp-types.js";
 
 /** Whether one ledger row counts towards the week with `bounds`. */
 export function countsForWeek(

@@ -12,7 +12,7 @@
  * - The result lists qualifiers in Qualification ladder order, then retained players in Champions ladder order.
  * - Pure: no I/O, inputs not mutated.
  */
-import { isChampionsEnabled } from "./calendar.js";
+import { isChampionsEnabled } from "../shared/season.js";
 import { CHAMPIONS_CUTOFF, QUALIFICATION_CUTOFF, type RankedEntry, withinCutoff } from "./ranking.js";
 
 export type EligibleVia = "qualification" | "champions";

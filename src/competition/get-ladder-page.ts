@@ -3,8 +3,9 @@
  * is served from its snapshot; any other week live and provisional, Champions rows of rank ≤ 5 with the prize
  * projected from the week's pool as it stands.
  */
+
+import { currentWeek, isChampionsEnabled } from "../shared/season.js";
 import { findDisplayInfo } from "../users/users.js";
-import { currentWeek, isChampionsEnabled } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { weekPool } from "./get-pool-estimate.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";

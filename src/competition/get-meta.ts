@@ -6,7 +6,7 @@ import {
   weekBounds,
   weekIndexAt,
   weekRail,
-} from "./calendar.js";
+} from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { Standings } from "./standings.js";
 

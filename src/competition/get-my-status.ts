@@ -3,7 +3,7 @@
  * Champions eligibility, rank and prize (projected while the week is live), and eligibility for week W+1 as the
  * live ranks stand; for a finalized week, the player's prize with its Merkle proof and whether it was claimed.
  */
-import { currentWeek, isChampionsEnabled } from "./calendar.js";
+import { currentWeek, isChampionsEnabled } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import type { EligibleVia } from "./eligibility.js";
 import { weekPool } from "./get-pool-estimate.js";

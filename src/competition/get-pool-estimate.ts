@@ -7,7 +7,7 @@
  */
 import type { Queryable } from "../db/client.js";
 import { sumFees } from "../fees/fees.js";
-import { currentWeek } from "./calendar.js";
+import { currentWeek } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { estimatePool, type FeeWindow, feeWindow, type PoolEstimate } from "./pool.js";
 import { findWeekResult } from "./snapshot.repository.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Season } from "./calendar.js";
+import type { Season } from "../shared/season.js";
 import { estimatePool, feeWindow } from "./pool.js";
 
 const d = (iso: string): Date => new Date(iso);

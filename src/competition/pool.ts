@@ -8,7 +8,7 @@
  * - Paid entries are not live: `entriesMicro` is always 0n.
  * - Pure: `now` is an argument; fee amounts are summed by the caller (the repository) over the window.
  */
-import { assertWeek, type Season, weekBounds } from "./calendar.js";
+import { assertWeek, type Season, weekBounds } from "../shared/season.js";
 
 export interface FeeWindow {
   fundingWeekIndex: number;

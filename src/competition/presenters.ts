@@ -1,7 +1,7 @@
 /** What goes out of the competition routes: SPEC §8 shapes, instants as ISO strings, USDC as 6-decimal strings. */
 import { formatUsdc } from "../shared/money.js";
+import { weekLabel } from "../shared/season.js";
 import { checksumWallet } from "../users/presenters.js";
-import { weekLabel } from "./calendar.js";
 import type { FinalizeOutcome } from "./finalize-week.js";
 import type { LadderPage } from "./get-ladder-page.js";
 import type { Meta } from "./get-meta.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { compareUserIds } from "../shared/ids.js";
 import {
   CHAMPIONS_CUTOFF,
-  compareUserIds,
   cutoffSp,
   PAID_RANKS,
   pageRanks,

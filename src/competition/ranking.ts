@@ -13,6 +13,8 @@
  * - Pure: no I/O; inputs are not mutated.
  */
 
+import { compareUserIds } from "../shared/ids.js";
+
 export const QUALIFICATION_CUTOFF = 25;
 export const CHAMPIONS_CUTOFF = 10;
 export const PAID_RANKS = 5;
@@ -31,13 +33,6 @@ export interface RankedEntry {
   userId: string;
   sp: number;
   rank: number;
-}
-
-/** Numeric ascending order of canonical decimal id strings: shorter first, then lexical. */
-export function compareUserIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
 }
 
 /** Standard competition rank ("1224") of a player with `playersAbove` ranked players strictly above in SP. */

@@ -1,11 +1,8 @@
 /** Request and response schemas of the competition routes (SPEC §8). */
 import { Type } from "typebox";
 import { Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
-import { WEEK_STATUSES } from "./calendar.js";
+import { MAX_WEEK, WEEK_STATUSES } from "../shared/season.js";
 import { LADDERS } from "./ranking.js";
-
-/** The largest week index a request may name (about 1,900 years of weeks). */
-export const MAX_WEEK = 100_000;
 
 const Week = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_WEEK, description });
 const WEEK = "The week index: 0 is the opening week";

@@ -9,7 +9,7 @@
  * and sees the finalized weeks as of its opening.
  */
 import type { Queryable } from "../db/client.js";
-import { isChampionsEnabled } from "./calendar.js";
+import { isChampionsEnabled } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
 import { type LiveLadder, sqlLadder } from "./live-ladder.js";

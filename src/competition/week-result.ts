@@ -9,7 +9,7 @@
  *   `retained` (rank ≤ 10) of that ladder; zeros and null without one.
  * - prizes and pool: the prize split of the week's pool; undistributed = pool − distributed.
  */
-import { isChampionsEnabled } from "./calendar.js";
+import { isChampionsEnabled } from "../shared/season.js";
 import type { PoolEstimate } from "./pool.js";
 import type { PrizeRow, PrizeSplit } from "./prizes.js";
 import { CUTOFFS, cutoffSp, type RankedEntry, withinCutoff } from "./ranking.js";

@@ -3,11 +3,11 @@
  * the event's competitive SP moves with it in the same transaction, so the ladders stay exact.
  */
 import type { Clock } from "../clock.js";
-import { type Season, weekIndexAt } from "../competition/calendar.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { moveEventSp } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
+import { type Season, weekIndexAt } from "../shared/season.js";
 import { closedAtAfter } from "./betting-window.js";
 import {
   type EventRow,

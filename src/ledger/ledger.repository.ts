@@ -3,12 +3,12 @@
  * per-week competitive SP in week_user_sp), always in the caller's transaction so the totals never drift.
  */
 import { eq, sql } from "drizzle-orm";
-import { type Season, WEEK_MS } from "../competition/calendar.js";
-import { COMPETITIVE_SP_TYPES, type SpType } from "../competition/competitive-sp.js";
 import { intArray, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { spLedgerRowsTotal } from "../metrics/app-metrics.js";
+import { type Season, WEEK_MS } from "../shared/season.js";
+import { COMPETITIVE_SP_TYPES, type SpType } from "../shared/sp-types.js";
 
 export type SpLedgerRow = typeof spLedger.$inferSelect;
 

@@ -1,5 +1,5 @@
 /** What goes out about an SP ledger row. */
-import type { SpType } from "../competition/competitive-sp.js";
+import type { SpType } from "../shared/sp-types.js";
 import type { SpLedgerRow } from "./ledger.repository.js";
 
 export function presentSpRow(r: SpLedgerRow) {

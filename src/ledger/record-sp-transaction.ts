@@ -4,10 +4,11 @@
  * idempotently on externalId, and updates the maintained totals, all in one transaction. A batch is all or
  * nothing: one invalid row (400), unknown user or event (404) rejects the whole batch and writes nothing.
  */
-import type { Season } from "../competition/calendar.js";
-import type { SpType } from "../competition/competitive-sp.js";
+
 import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../errors.js";
+import type { Season } from "../shared/season.js";
+import type { SpType } from "../shared/sp-types.js";
 import { ensureWalletUser } from "../users/register-user.js";
 import { findUserIdsByWallets } from "../users/users.js";
 import { appendSpEntries, type SpLedgerRow } from "./ledger.repository.js";

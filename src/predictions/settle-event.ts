@@ -6,7 +6,6 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
-import type { Season } from "../competition/calendar.js";
 import type { Db, Tx } from "../db/client.js";
 import { recordDomainEvent, recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
@@ -20,6 +19,7 @@ import {
 } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
 import { elapsedMs, type OpLog } from "../shared/op-log.js";
+import type { Season } from "../shared/season.js";
 import {
   lockOpenPredictionsOfEvent,
   markSettled,

@@ -3,10 +3,10 @@
  * staked and won, all-time rank, and this week's competitive SP and ladder ranks (from the competition use case).
  */
 import type { CompetitionDeps } from "../competition/competition-deps.js";
-import { SP_TYPES } from "../competition/competitive-sp.js";
 import { getMyStatus } from "../competition/get-my-status.js";
 import { getAllTimeRow } from "../leaderboard/all-time.js";
 import { creditsBalance } from "../ledger/ledger.js";
+import { SP_TYPES } from "../shared/sp-types.js";
 import type { UserRow } from "../users/users.js";
 import { predictionCounts, settledResults, spByType, usdcTotals } from "./profile.repository.js";
 import { winRate, winStreaks } from "./stats-rules.js";

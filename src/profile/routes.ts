@@ -2,11 +2,11 @@
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
-import { SP_TYPES } from "../competition/competitive-sp.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../http/session.js";
 import { formatUsdc } from "../shared/money.js";
 import { Nullable, UsdcString } from "../shared/schema-types.js";
+import { SP_TYPES } from "../shared/sp-types.js";
 import { presentUser, UserSchema } from "../users/presenters.js";
 import { getProfileStats } from "./profile-stats.js";
 

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
-import type { Season } from "../competition/calendar.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { appendSpEntry } from "../ledger/ledger.js";
+import type { Season } from "../shared/season.js";
 import { dayBounds, utcDay } from "./day-rules.js";
 import { pickRaffleWinner } from "./raffle-rules.js";
 import {

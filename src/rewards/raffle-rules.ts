@@ -3,7 +3,7 @@
  * eligible user ids (ascending) recomputes the winner as entrants[sha256(seed ":" day) mod n].
  */
 import { createHash } from "node:crypto";
-import { compareUserIds } from "../competition/ranking.js";
+import { compareUserIds } from "../shared/ids.js";
 
 export function pickRaffleWinner(seedHex: string, day: string, entrants: readonly string[]): string | null {
   if (entrants.length === 0) return null;

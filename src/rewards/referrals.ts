@@ -4,9 +4,10 @@
  * (externalId `referral:<refereeId>`), so it happens once even under concurrent calls. REFERRAL SP is not
  * event-linked and never reaches a ladder.
  */
-import type { Season } from "../competition/calendar.js";
+
 import type { Db } from "../db/client.js";
 import { appendSpEntry } from "../ledger/ledger.js";
+import type { Season } from "../shared/season.js";
 import type { UserRow } from "../users/users.js";
 import { countReferees, refereesOf } from "./rewards.repository.js";
 

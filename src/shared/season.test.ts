@@ -11,7 +11,7 @@ import {
   weekLabel,
   weekRail,
   weekStatus,
-} from "./calendar.js";
+} from "./season.js";
 
 const d = (iso: string): Date => new Date(iso);
 const iso = (b: { start: Date; end: Date }) => ({ start: b.start.toISOString(), end: b.end.toISOString() });

@@ -39,6 +39,9 @@ export interface RailWeek {
 
 export const WEEK_MS = 7 * 24 * 3600 * 1000;
 
+/** The largest week index a request may name (about 1,900 years of weeks). */
+export const MAX_WEEK = 100_000;
+
 const TUESDAY = 2;
 
 function millis(d: Date, name: string): number {
@@ -49,7 +52,7 @@ function millis(d: Date, name: string): number {
 
 /**
  * The one check of a week index: a non-negative safe integer, else `RangeError`. Request input is bounded
- * before it gets here by the route schemas (`Week` in schema.ts, at most `MAX_WEEK`).
+ * before it gets here by the route schemas (`Week` in competition/schema.ts, at most `MAX_WEEK`).
  */
 export function assertWeek(week: number): void {
   if (!Number.isSafeInteger(week) || week < 0) {
