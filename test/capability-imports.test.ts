@@ -2,11 +2,17 @@
  * The capability boundary (STYLE.md): a capability (a folder under src/) reaches another only through its use
  * cases or a small public module, never through its `*.repository.ts`; routes are registered by src/app.ts alone.
  * Reads every non-test source file's import and export-from specifiers (tests may inspect any table they check).
+ * One owner per table (src/db/table-owners.ts): only the owner's files name a table in SQL, by its drizzle table
+ * object or in a raw `sql` string, apart from the reasoned SQL_GRANTS.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { getTableName, is } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
+import * as schema from "../src/db/schema.js";
+import { SQL_GRANTS, TABLE_OWNERS } from "../src/db/table-owners.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -79,5 +85,96 @@ describe("capability boundaries", () => {
     const files = sourceFiles(src).map((path) => ({ path, code: readFileSync(path, "utf8") }));
     expect(files.length).toBeGreaterThan(50);
     expect(boundaryViolations(files)).toEqual([]);
+  });
+});
+
+/** The drizzle table objects of db/schema.ts: export name → SQL table name. */
+const schemaTables = new Map(
+  Object.entries(schema).flatMap(([name, value]) =>
+    is(value, PgTable) ? [[name, getTableName(value)]] : [],
+  ),
+);
+
+/** The tables a file names in SQL: table objects it imports (as values) from db/schema, and raw SQL strings. */
+function tablesNamed(code: string, tables: ReadonlyMap<string, string>): Set<string> {
+  const named = new Set<string>();
+  for (const m of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'][./]*db\/schema\.js["']/g)) {
+    for (const part of m[1]!.split(",").map((p) => p.trim())) {
+      if (tables.has(part)) named.add(tables.get(part)!);
+    }
+  }
+  const sqlNames = [...new Set(tables.values())];
+  for (const literal of code.matchAll(/`[^`]*`/g)) {
+    for (const table of sqlNames) {
+      if (new RegExp(`\\b(?:from|join|into|update|table)\\s+"?${table}\\b`, "i").test(literal[0]))
+        named.add(table);
+    }
+  }
+  return named;
+}
+
+/** Every file naming in SQL a table another capability owns, unless granted. */
+function ownershipViolations(
+  files: ReadonlyArray<{ path: string; code: string }>,
+  owners: Readonly<Record<string, string>>,
+  grants: ReadonlyArray<{ capability: string; table: string }>,
+): string[] {
+  const violations: string[] = [];
+  for (const { path, code } of files) {
+    const capability = capabilityOf(path);
+    if (capability === "db") continue;
+    for (const table of tablesNamed(code, schemaTables)) {
+      const owner = owners[table];
+      if (owner === capability || grants.some((g) => g.capability === capability && g.table === table))
+        continue;
+      violations.push(`${relative(root, path)} names ${table} (owned by ${owner ?? "nobody"})`);
+    }
+  }
+  return violations.sort();
+}
+
+describe("one owner per table", () => {
+  it("lists an owner for every table of the schema, each a capability folder", () => {
+    expect([...schemaTables.values()].sort()).toEqual(Object.keys(TABLE_OWNERS).sort());
+    const folders = new Set(sourceFiles(src).map(capabilityOf));
+    for (const owner of Object.values(TABLE_OWNERS)) expect(folders).toContain(owner);
+  });
+
+  it("finds another capability's table in a table object or raw SQL, and lets the owner's own SQL pass", () => {
+    const files = [
+      {
+        path: join(src, "profile/profile.repository.ts"),
+        code: 'import { sql } from "drizzle-orm";\nconst q = sql`select type, sum(amount) from sp_ledger where user_id = ${1}`;',
+      },
+      {
+        path: join(src, "competition/snapshot.repository.ts"),
+        code: "const q = sql`select s.rank from competition_leaderboard_snapshots s join users u on u.id = s.user_id`;",
+      },
+      {
+        path: join(src, "rewards/rewards.repository.ts"),
+        code: 'import { dailyRaffles, predictions } from "../db/schema.js";',
+      },
+      {
+        path: join(src, "rewards/daily.ts"),
+        code: '// reads the predictions through predictions.ts\nimport type { users } from "../db/schema.js";',
+      },
+      {
+        path: join(src, "ledger/ledger.ts"),
+        code: "const q = sql`insert into sp_ledger (amount) values (1)`;",
+      },
+    ];
+    expect(ownershipViolations(files, TABLE_OWNERS, [])).toEqual([
+      "src/competition/snapshot.repository.ts names users (owned by users)",
+      "src/profile/profile.repository.ts names sp_ledger (owned by ledger)",
+      "src/rewards/rewards.repository.ts names predictions (owned by predictions)",
+    ]);
+    expect(
+      ownershipViolations(files, TABLE_OWNERS, [{ capability: "competition", table: "users" }]),
+    ).toHaveLength(2);
+  });
+
+  it("holds for every source file", () => {
+    const files = sourceFiles(src).map((path) => ({ path, code: readFileSync(path, "utf8") }));
+    expect(ownershipViolations(files, TABLE_OWNERS, SQL_GRANTS)).toEqual([]);
   });
 });

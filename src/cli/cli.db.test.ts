@@ -8,7 +8,7 @@ import { createTestDatabase } from "../../test/db.js";
 import { buildEventBody } from "../../test/factories.js";
 import { AdjustableClock } from "../clock.js";
 import { type Database, rows, sql } from "../db/client.js";
-import { findEvent } from "../events/events.repository.js";
+import { findEvent } from "../events/events.js";
 import { presentEvent } from "../events/presenters.js";
 import { listPredictions } from "../predictions/list-predictions.js";
 import type { CliContext } from "./cli-context.js";

@@ -20,8 +20,7 @@ import type { Db } from "../db/client.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import { trustVerifier } from "../predictions/chain-verifier.js";
 import { claimPayout } from "../predictions/claim-payout.js";
-import { placeBet } from "../predictions/place-bet.js";
-import type { PredictionRow } from "../predictions/predictions.js";
+import { type BetResult, placeBet } from "../predictions/place-bet.js";
 import { reportOnchainBet } from "../predictions/report-onchain-bet.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { claimDailyCredits } from "../rewards/daily-credits.js";
@@ -75,7 +74,7 @@ async function placeDemoBet(
   deps: { db: Db; clock: Clock; config: Config; seed: string },
   pick: DemoPick,
   user: UserRow,
-): Promise<PredictionRow> {
+): Promise<BetResult["prediction"]> {
   const { db, clock, config } = deps;
   const bet = { userId: user.id, eventId: pick.eventId, market: pick.market, outcome: pick.outcome };
   if (pick.stake.kind === "credits") {

@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { intArray, type Queryable, rows, type Tx } from "../db/client.js";
+import { findDisplayInfo } from "../users/users.js";
 import type { EligibleVia } from "./eligibility.js";
 import type { Ladder } from "./ranking.js";
 import type { WeekResult } from "./week-result.js";
@@ -180,29 +181,34 @@ export async function insertSnapshotRows(
 interface RawSnapshotRow {
   user_id: string;
   sp: string;
-  display_name: string;
-  wallet: string | null;
   position: number;
   rank: number;
   within_cutoff: boolean;
   prize_micro: string | null;
 }
 
-const toSnapshotRow = (r: RawSnapshotRow): SnapshotRow => ({
-  userId: r.user_id,
-  sp: Number(r.sp),
-  displayName: r.display_name,
-  wallet: r.wallet,
-  position: Number(r.position),
-  rank: Number(r.rank),
-  withinCutoff: r.within_cutoff,
-  prizeMicro: r.prize_micro === null ? null : BigInt(r.prize_micro),
-});
+/** The snapshot rows with each player's display name and wallet (read through the users capability). */
+async function toSnapshotRows(q: Queryable, raws: RawSnapshotRow[]): Promise<SnapshotRow[]> {
+  const display = await findDisplayInfo(
+    q,
+    raws.map((r) => r.user_id),
+  );
+  return raws.map((r) => ({
+    userId: r.user_id,
+    sp: Number(r.sp),
+    displayName: display.get(r.user_id)?.displayName ?? "",
+    wallet: display.get(r.user_id)?.wallet ?? null,
+    position: Number(r.position),
+    rank: Number(r.rank),
+    withinCutoff: r.within_cutoff,
+    prizeMicro: r.prize_micro === null ? null : BigInt(r.prize_micro),
+  }));
+}
 
 const snapshotRows = (where: ReturnType<typeof sql>) => sql`
-  select s.user_id::text as user_id, s.competitive_sp::text as sp, u.display_name, u.wallet,
+  select s.user_id::text as user_id, s.competitive_sp::text as sp,
          s.position, s.rank, s.within_cutoff, s.prize_micro::text as prize_micro
-  from competition_leaderboard_snapshots s join users u on u.id = s.user_id
+  from competition_leaderboard_snapshots s
   where ${where}`;
 
 /** One page of a finalized week's ladder, in ladder order. */
@@ -218,7 +224,7 @@ export async function snapshotPage(
     sql`${snapshotRows(sql`s.week = ${week} and s.ladder = ${ladder} and s.position > ${offset}`)}
         order by s.position asc limit ${limit}`,
   );
-  return found.map(toSnapshotRow);
+  return toSnapshotRows(q, found);
 }
 
 /** Every snapshot row of week W's ladder with rank ≤ maxRank, in ladder order. */
@@ -228,7 +234,7 @@ export async function snapshotTop(q: Queryable, week: number, ladder: Ladder, ma
     sql`${snapshotRows(sql`s.week = ${week} and s.ladder = ${ladder} and s.rank <= ${maxRank}`)}
         order by s.position asc`,
   );
-  return found.map(toSnapshotRow);
+  return toSnapshotRows(q, found);
 }
 
 /** One user's snapshot row of week W's ladder, or null when they are not on it. */
@@ -237,7 +243,7 @@ export async function snapshotRowOf(q: Queryable, week: number, ladder: Ladder, 
     q,
     snapshotRows(sql`s.week = ${week} and s.ladder = ${ladder} and s.user_id = ${BigInt(userId)}`),
   );
-  return r ? toSnapshotRow(r) : null;
+  return r ? (await toSnapshotRows(q, [r]))[0]! : null;
 }
 
 /** Stored CompetitionEligibility rows of Champions week W: userId → via. */

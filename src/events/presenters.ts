@@ -1,6 +1,6 @@
 /** What goes out about an event: odds as decimal numbers, instants as ISO strings. */
 import { formatOdds } from "../shared/money.js";
-import type { EventRow, StoredMarket } from "./events.repository.js";
+import type { EventRow, StoredMarket } from "./events.js";
 import type { EventStatus } from "./schema.js";
 
 export function presentMarkets(markets: unknown) {

@@ -9,13 +9,7 @@ import { moveEventSp } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
 import { type Season, weekIndexAt } from "../shared/season.js";
 import { closedAtAfter } from "./betting-window.js";
-import {
-  type EventRow,
-  insertEvent,
-  lockEvent,
-  type StoredMarket,
-  updateEvent,
-} from "./events.repository.js";
+import { type EventRow, insertEvent, lockEvent, type StoredMarket, updateEvent } from "./events.js";
 import type { EventUpsertInput } from "./schema.js";
 
 export interface EventDeps {

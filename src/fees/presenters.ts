@@ -1,6 +1,6 @@
 /** What goes out about a fee record. */
 import { formatUsdc } from "../shared/money.js";
-import type { FeeRow } from "./fees.repository.js";
+import type { FeeRow } from "./fees.js";
 
 export function presentFee(f: FeeRow) {
   return {

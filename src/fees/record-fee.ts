@@ -5,7 +5,7 @@
  */
 import type { Queryable, Tx } from "../db/client.js";
 import { parseUsdc } from "../shared/money.js";
-import { deleteFeesAbove, type FeeRow, insertFee } from "./fees.repository.js";
+import { deleteFeesAbove, type FeeRow, insertFee } from "./fees.js";
 
 /** One fee from the admin / feed API or the CLI; a replay returns the first record with `created: false`. */
 export async function recordProtocolFee(

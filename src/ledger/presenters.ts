@@ -1,6 +1,6 @@
 /** What goes out about an SP ledger row. */
 import type { SpType } from "../shared/sp-types.js";
-import type { SpLedgerRow } from "./ledger.repository.js";
+import type { SpLedgerRow } from "./ledger.js";
 
 export function presentSpRow(r: SpLedgerRow) {
   return {

@@ -11,7 +11,7 @@ import type { Season } from "../shared/season.js";
 import type { SpType } from "../shared/sp-types.js";
 import { ensureWalletUser } from "../users/register-user.js";
 import { findUserIdsByWallets } from "../users/users.js";
-import { appendSpEntries, type SpLedgerRow } from "./ledger.repository.js";
+import { appendSpEntries, type SpLedgerRow } from "./ledger.js";
 
 export interface RecordSpInput {
   wallet?: string;

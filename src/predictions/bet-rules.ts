@@ -4,7 +4,8 @@
  * price.
  */
 import { AppError } from "../errors.js";
-import { type BettingWindow, isOpenForBets, type StoredMarket } from "../events/events.js";
+import { type BettingWindow, isOpenForBets } from "../events/betting-window.js";
+import type { StoredMarket } from "../events/events.js";
 
 export function assertEventOpen(event: BettingWindow & { id: string }, now: Date): void {
   if (!isOpenForBets(event, now)) {

@@ -21,7 +21,7 @@ import { signPayout } from "../chain/quote-typed-data.js";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { appendCredits, creditsBalance } from "../ledger/ledger.js";
+import { appendCredits, creditsBalance } from "../ledger/credits.js";
 import { formatUsdc } from "../shared/money.js";
 import { owedMicro, voucherDeadline, voucherStillUsable } from "./payout-rules.js";
 import { findVoucher, owedBy, paidAt, saveVoucher, type VoucherRow } from "./payouts.repository.js";

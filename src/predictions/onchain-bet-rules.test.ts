@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredMarket } from "../events/events.repository.js";
+import type { StoredMarket } from "../events/events.js";
 import {
   type FoundBet,
   judgeChainBet,

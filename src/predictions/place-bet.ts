@@ -7,7 +7,7 @@ import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { lockEventForBet } from "../events/events.js";
-import { appendCredits } from "../ledger/ledger.js";
+import { appendCredits } from "../ledger/credits.js";
 import { parseOddsMilli } from "../shared/money.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import {

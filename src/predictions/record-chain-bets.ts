@@ -21,7 +21,8 @@
  *   type and event, so the ladders and ranks of its week follow. A finalized week's snapshot does not change.
  */
 import type { Tx } from "../db/client.js";
-import { bettingClosesAt, findEvent, type StoredMarket } from "../events/events.js";
+import { bettingClosesAt } from "../events/betting-window.js";
+import { findEvent, type StoredMarket } from "../events/events.js";
 import { reverseSpEntry } from "../ledger/ledger.js";
 import { ensureWalletUser } from "../users/register-user.js";
 import { judgeChainBet, type PlacedLog } from "./onchain-bet-rules.js";

@@ -9,14 +9,8 @@ import type { Clock } from "../clock.js";
 import type { Db, Tx } from "../db/client.js";
 import { recordDomainEvent, recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
-import {
-  bettingClosesAt,
-  closedAtAfter,
-  type EventRow,
-  lockEvent,
-  type StoredMarket,
-  updateEvent,
-} from "../events/events.js";
+import { bettingClosesAt, closedAtAfter } from "../events/betting-window.js";
+import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
 import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import type { Season } from "../shared/season.js";

@@ -5,10 +5,11 @@
 import type { CompetitionDeps } from "../competition/competition-deps.js";
 import { getMyStatus } from "../competition/get-my-status.js";
 import { getAllTimeRow } from "../leaderboard/all-time.js";
-import { creditsBalance } from "../ledger/ledger.js";
+import { creditsBalance } from "../ledger/credits.js";
+import { spByType } from "../ledger/ledger.js";
+import { predictionCounts, settledResults, usdcTotals } from "../predictions/predictions.js";
 import { SP_TYPES } from "../shared/sp-types.js";
 import type { UserRow } from "../users/users.js";
-import { predictionCounts, settledResults, spByType, usdcTotals } from "./profile.repository.js";
 import { winRate, winStreaks } from "./stats-rules.js";
 
 export async function getProfileStats(deps: CompetitionDeps, user: UserRow) {

@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { appendCredits, creditsBalance, hasCreditEntry } from "../ledger/ledger.js";
+import { appendCredits, creditsBalance, hasCreditEntry } from "../ledger/credits.js";
 import { nextUtcMidnight, utcDay } from "./day-rules.js";
 
 export interface DailyCreditDeps {

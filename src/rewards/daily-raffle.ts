@@ -8,15 +8,11 @@ import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { appendSpEntry } from "../ledger/ledger.js";
+import { activeUsersBetween, placedPredictionBetween } from "../predictions/predictions.js";
 import type { Season } from "../shared/season.js";
 import { dayBounds, utcDay } from "./day-rules.js";
 import { pickRaffleWinner } from "./raffle-rules.js";
-import {
-  activeUsersBetween,
-  findRaffle,
-  insertRaffle,
-  placedPredictionBetween,
-} from "./rewards.repository.js";
+import { findRaffle, insertRaffle } from "./rewards.repository.js";
 
 export interface RaffleDeps {
   db: Db;

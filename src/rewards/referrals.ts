@@ -5,11 +5,11 @@
  * event-linked and never reaches a ladder.
  */
 
-import type { Db } from "../db/client.js";
-import { appendSpEntry } from "../ledger/ledger.js";
+import type { Db, Queryable } from "../db/client.js";
+import { appendSpEntry, existingSpEntries } from "../ledger/ledger.js";
+import { usersWithSettledPrediction } from "../predictions/predictions.js";
 import type { Season } from "../shared/season.js";
-import type { UserRow } from "../users/users.js";
-import { countReferees, refereesOf } from "./rewards.repository.js";
+import { countReferees, refereesOf, type UserRow } from "../users/users.js";
 
 export type RefereeStatus = "waiting" | "redeemable" | "redeemed";
 
@@ -19,12 +19,29 @@ export interface ReferralDeps {
   rewardSp: number;
 }
 
+const referralEntry = (refereeId: string) => `referral:${refereeId}`;
+
+/** Referees of a user, newest first: whether one of their predictions has settled and whether it was redeemed. */
+async function refereesWithProgress(q: Queryable, referrerId: bigint) {
+  const referees = await refereesOf(q, referrerId);
+  const ids = referees.map((r) => r.userId);
+  const [settled, redeemed] = await Promise.all([
+    usersWithSettledPrediction(q, ids),
+    existingSpEntries(q, ids.map(referralEntry)),
+  ]);
+  return referees.map((r) => ({
+    ...r,
+    settled: settled.has(r.userId),
+    redeemed: redeemed.has(referralEntry(r.userId)),
+  }));
+}
+
 const statusOf = (r: { settled: boolean; redeemed: boolean }): RefereeStatus =>
   r.redeemed ? "redeemed" : r.settled ? "redeemable" : "waiting";
 
 export async function getReferrals(deps: ReferralDeps, user: UserRow) {
   const [referees, referredCount] = await Promise.all([
-    refereesOf(deps.db, user.id),
+    refereesWithProgress(deps.db, user.id),
     countReferees(deps.db, user.id),
   ]);
   const withStatus = referees.map((r) => ({ ...r, status: statusOf(r) }));
@@ -40,7 +57,7 @@ export async function getReferrals(deps: ReferralDeps, user: UserRow) {
 
 export async function redeemReferrals(deps: ReferralDeps, user: UserRow) {
   return deps.db.transaction(async (tx) => {
-    const redeemable = (await refereesOf(tx, user.id)).filter((r) => statusOf(r) === "redeemable");
+    const redeemable = (await refereesWithProgress(tx, user.id)).filter((r) => statusOf(r) === "redeemable");
     let redeemedCount = 0;
     for (const r of redeemable) {
       const { created } = await appendSpEntry(tx, deps.season, {
@@ -48,7 +65,7 @@ export async function redeemReferrals(deps: ReferralDeps, user: UserRow) {
         type: "REFERRAL",
         amount: deps.rewardSp,
         eventId: null,
-        externalId: `referral:${r.userId}`,
+        externalId: referralEntry(r.userId),
       });
       if (created) redeemedCount++;
     }

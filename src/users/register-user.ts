@@ -3,9 +3,9 @@
  * same transaction that creates the user.
  */
 import type { Tx } from "../db/client.js";
-import { appendCredits } from "../ledger/ledger.js";
+import { appendCredits } from "../ledger/credits.js";
 import { walletDisplayName } from "./presenters.js";
-import { findOrCreateWalletUser, type UserRow } from "./users.repository.js";
+import { findOrCreateWalletUser, type UserRow } from "./users.js";
 
 export async function grantWelcomeCredits(tx: Tx, user: UserRow, welcomeCredits: number): Promise<void> {
   if (welcomeCredits > 0) {

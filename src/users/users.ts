@@ -1,19 +1,230 @@
 /**
- * What other capabilities may use of the users: the user record, the lookups and account links the sign-in use
- * cases need, and the display data (name, wallet) of many users at once. Creating a user with its welcome credits
- * is register-user.ts.
+ * The users module: the only SQL over the users table, and what other capabilities may use of the users (the user
+ * record, the lookups and account links the sign-in use cases need, the display data of many users at once, the
+ * payout address). Creating a user with its welcome credits is register-user.ts.
  */
-export {
-  findDisplayInfo,
-  findOrCreateOidcUser,
-  findPayoutAccounts,
-  findUserById,
-  findUserByOidc,
-  findUserByReferralCode,
-  findUserByWallet,
-  findUserIdsByWallets,
-  linkOidc,
-  linkWallet,
-  setPayoutAddress,
-  type UserRow,
-} from "./users.repository.js";
+import { randomBytes } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { intArray, type Queryable, rows, textArray, unlessUniqueViolation } from "../db/client.js";
+import { users } from "../db/schema.js";
+
+export type UserRow = typeof users.$inferSelect;
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** An 8-character referral code without look-alike characters. */
+export function newReferralCode(): string {
+  const bytes = randomBytes(8);
+  let code = "";
+  for (const b of bytes) code += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return code;
+}
+
+export async function findUserById(q: Queryable, id: bigint): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+export async function findUserByWallet(q: Queryable, walletLower: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.wallet, walletLower));
+  return row ?? null;
+}
+
+export async function findUserByReferralCode(q: Queryable, code: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(eq(users.referralCode, code));
+  return row ?? null;
+}
+
+/**
+ * Finds the user `find` returns, or inserts one with `identity` (a fresh referral code each attempt). Safe under
+ * concurrent calls: the identity's unique index decides, and the loser reads the winner's row. `created` tells
+ * whether this call made it.
+ */
+async function findOrCreateUser(
+  q: Queryable,
+  find: () => Promise<UserRow | null>,
+  identity: Pick<typeof users.$inferInsert, "wallet" | "oidcIssuer" | "oidcSubject">,
+  input: { displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await find();
+    if (existing) return { user: existing, created: false };
+    const row = await unlessUniqueViolation(q, async (sp) => {
+      const [inserted] = await sp
+        .insert(users)
+        .values({
+          ...identity,
+          displayName: input.displayName,
+          referralCode: newReferralCode(),
+          referredBy: input.referredBy ?? null,
+        })
+        .onConflictDoNothing()
+        .returning();
+      return inserted ?? null;
+    });
+    // null: a concurrent insert won, or a referral-code collision: look again / retry with a fresh code.
+    if (row) return { user: row, created: true };
+  }
+  throw new Error("could not create user");
+}
+
+/**
+ * Returns the user of a wallet, creating it when unknown. Safe under concurrent calls: the unique wallet index
+ * decides, and the loser reads the winner's row. `created` tells whether this call made it.
+ */
+export function findOrCreateWalletUser(
+  q: Queryable,
+  input: { walletLower: string; displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  return findOrCreateUser(
+    q,
+    () => findUserByWallet(q, input.walletLower),
+    { wallet: input.walletLower },
+    input,
+  );
+}
+
+export async function findUserByOidc(q: Queryable, issuer: string, subject: string): Promise<UserRow | null> {
+  const [row] = await q
+    .select()
+    .from(users)
+    .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)));
+  return row ?? null;
+}
+
+/** Returns the user of an identity (iss, sub), creating it when unknown; safe under concurrent calls. */
+export function findOrCreateOidcUser(
+  q: Queryable,
+  input: { issuer: string; subject: string; displayName: string; referredBy?: bigint | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  return findOrCreateUser(
+    q,
+    () => findUserByOidc(q, input.issuer, input.subject),
+    { oidcIssuer: input.issuer, oidcSubject: input.subject },
+    input,
+  );
+}
+
+/** Attaches a wallet to a user that has none; false when the user already has one or the wallet is taken. */
+export async function linkWallet(q: Queryable, userId: bigint, walletLower: string): Promise<boolean> {
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
+      .update(users)
+      .set({ wallet: walletLower, profileXid: sql`pg_current_xact_id()` })
+      .where(and(eq(users.id, userId), isNull(users.wallet)))
+      .returning({ id: users.id }),
+  );
+  // null: the wallet or identity belongs to another user already.
+  return updated?.length === 1;
+}
+
+/** Attaches an identity to a user that has none; false when the user already has one or it is taken. */
+export async function linkOidc(
+  q: Queryable,
+  userId: bigint,
+  issuer: string,
+  subject: string,
+): Promise<boolean> {
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
+      .update(users)
+      .set({ oidcIssuer: issuer, oidcSubject: subject, profileXid: sql`pg_current_xact_id()` })
+      .where(and(eq(users.id, userId), isNull(users.oidcIssuer)))
+      .returning({ id: users.id }),
+  );
+  // null: the wallet or identity belongs to another user already.
+  return updated?.length === 1;
+}
+
+/** Display data (name, wallet) of many users in one indexed query: what a ladder page shows. */
+export async function findDisplayInfo(
+  q: Queryable,
+  ids: string[],
+): Promise<Map<string, { displayName: string; wallet: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; display_name: string; wallet: string | null }>(
+    q,
+    sql`select id::text as id, display_name, wallet from users where id = any(${intArray(ids, "bigint")})`,
+  );
+  return new Map(found.map((r) => [r.id, { displayName: r.display_name, wallet: r.wallet }]));
+}
+
+/** Ids of the users of these (lower-case) wallets, by wallet; unknown wallets are absent. */
+export async function findUserIdsByWallets(
+  q: Queryable,
+  walletsLower: string[],
+): Promise<Map<string, bigint>> {
+  if (walletsLower.length === 0) return new Map();
+  const found = await rows<{ id: string; wallet: string }>(
+    q,
+    sql`select id::text as id, wallet from users where wallet = any(${textArray(walletsLower)})`,
+  );
+  return new Map(found.map((r) => [r.wallet, BigInt(r.id)]));
+}
+
+/**
+ * Sets a user's payout address (lower-case) as proven at `verifiedAt`. False when the address is another user's
+ * sign-in wallet or payout address: one address is one account's, so a prize list never holds it twice (a race
+ * past the check is stopped by the unique index, and answers false too).
+ */
+export async function setPayoutAddress(
+  q: Queryable,
+  userId: bigint,
+  addressLower: string,
+  verifiedAt: Date,
+): Promise<boolean> {
+  const [taken] = await rows<{ id: string }>(
+    q,
+    sql`select id::text as id from users
+        where (wallet = ${addressLower} or payout_address = ${addressLower}) and id <> ${userId} limit 1`,
+  );
+  if (taken) return false;
+  const updated = await unlessUniqueViolation(q, (sp) =>
+    sp
+      .update(users)
+      .set({ payoutAddress: addressLower, payoutVerifiedAt: verifiedAt })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id }),
+  );
+  return updated !== null && updated.length === 1;
+}
+
+/** Where each user's USDC prizes go: the payout address when set, else the sign-in wallet (null: neither). */
+export async function findPayoutAccounts(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, { account: string | null; wallet: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; wallet: string | null; payout_address: string | null }>(
+    q,
+    sql`select id::text as id, wallet, payout_address from users where id = any(${intArray(ids, "bigint")})`,
+  );
+  return new Map(found.map((r) => [r.id, { account: r.payout_address ?? r.wallet, wallet: r.wallet }]));
+}
+
+/** Users referred by `referrerId`, newest first (at most `limit`). */
+export async function refereesOf(
+  q: Queryable,
+  referrerId: bigint,
+  limit = 1000,
+): Promise<Array<{ userId: string; displayName: string; joinedAt: Date }>> {
+  const found = await rows<{ user_id: string; display_name: string; created_at: Date }>(
+    q,
+    sql`select id::text as user_id, display_name, created_at from users where referred_by = ${referrerId}
+        order by id desc limit ${limit}`,
+  );
+  return found.map((r) => ({
+    userId: r.user_id,
+    displayName: r.display_name,
+    joinedAt: new Date(r.created_at),
+  }));
+}
+
+/** How many users `referrerId` referred. */
+export async function countReferees(q: Queryable, referrerId: bigint): Promise<number> {
+  const [r] = await rows<{ n: string }>(
+    q,
+    sql`select count(*)::text as n from users where referred_by = ${referrerId}`,
+  );
+  return Number(r?.n ?? 0);
+}

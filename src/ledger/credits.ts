@@ -1,6 +1,6 @@
 /**
- * The free-credits ledger: the only writer of credit rows and of users.credits_balance, always in the caller's
- * transaction. A row whose externalId was seen before changes nothing (idempotent grants, stakes and payouts).
+ * The free-credits ledger, and what other capabilities may use of it: the only writer of credit rows and of
+ * users.credits_balance, always in the caller's transaction; the balance and whether an entry exists. A row whose externalId was seen before changes nothing (idempotent grants, stakes and payouts).
  */
 import { eq, sql } from "drizzle-orm";
 import { type Queryable, rows, type Tx } from "../db/client.js";
