@@ -144,7 +144,7 @@ describe("one owner per table", () => {
     const files = [
       {
         path: join(src, "profile/profile.repository.ts"),
-        code: 'import { sql } from "drizzle-orm";\nconst q = sql`select type, sum(amount) from sp_ledger where user_id = ${1}`;',
+        code: 'import { sql } from "drizzle-orm";\nconst q = sql`select type, sum(amount) from sp_ledger where user_id = 1`;',
       },
       {
         path: join(src, "competition/snapshot.repository.ts"),
