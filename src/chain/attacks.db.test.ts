@@ -9,6 +9,7 @@
  */
 import { encodeFunctionData, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onchainMarketId } from "../../contracts/bet-encoding.js";
 import { call } from "../../test/app.js";
 import { ODDS_SIGNER } from "../../test/chain/betting-fixture.js";
 import {
@@ -20,7 +21,6 @@ import {
 } from "../../test/chain/chain-world.js";
 import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
 import { betV2, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
-import { onchainMarketId } from "./bet-encoding.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 const AFTER_KICKOFF = new Date("2026-11-25T20:00:00.000Z"); // Wed, week 3, after the events' kickoff

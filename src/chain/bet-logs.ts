@@ -9,8 +9,8 @@
  */
 import { type Address, decodeEventLog, encodeEventTopics, type Hex } from "viem";
 import { spBettingAbi } from "../../contracts/abi.js";
+import { quoteDigest, recoverQuoteSigner } from "../../contracts/quote-typed-data.js";
 import type { ChainBetLog } from "../predictions/record-chain-bets.js";
-import { quoteDigest, recoverQuoteSigner } from "./quote-typed-data.js";
 
 /** The first topic of BetPlaced. */
 export const BET_PLACED_TOPIC = encodeEventTopics({ abi: spBettingAbi, eventName: "BetPlaced" })[0] as Hex;

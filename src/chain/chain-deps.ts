@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.js";
 import { type Config, DEFAULT_CONFIRMATIONS, DEFAULT_QUOTE_TTL_SECONDS } from "../config.js";
 import type { Db } from "../db/client.js";
-import { chainBetReaderFor, chainVerifierFor } from "../predictions/chain-verifier.js";
+import { chainVerifierFor } from "../predictions/chain-verifier.js";
 import type { QuoteDeps } from "../predictions/quote-bet.js";
 import type { OnchainBetDeps } from "../predictions/report-onchain-bet.js";
 import { betsIndexedThrough } from "./bet-indexer.js";
@@ -13,6 +13,7 @@ import { createChainClient } from "./chain-client.js";
 import { type ChainInfoDeps, contractUsdcReader } from "./chain-info.js";
 import { contractBalanceReader } from "./contract-balance.js";
 import { feesIndexedThrough } from "./fee-indexer.js";
+import { chainBetReaderFor } from "./tx-bets.js";
 
 type WarnLog = { warn(details: object, message: string): void };
 

@@ -10,6 +10,7 @@
 import { inArray } from "drizzle-orm";
 import type { TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onchainMarketId } from "../../contracts/bet-encoding.js";
 import { ADMIN, call, createTestApp, type TestApp, testConfig } from "../../test/app.js";
 import { type BettingFixture, deployBetting } from "../../test/chain/betting-fixture.js";
 import { createEngineDatabase } from "../../test/chain/engine-database.js";
@@ -17,7 +18,6 @@ import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../../test/cha
 import { dataOf } from "../../test/player-api.js";
 import type { Database } from "../db/client.js";
 import { protocolFees } from "../db/schema.js";
-import { onchainMarketId } from "./bet-encoding.js";
 import { advanceCursor, readCursor } from "./chain.repository.js";
 import { createChainClient } from "./chain-client.js";
 import { startChainJobs } from "./chain-jobs.js";

@@ -12,6 +12,7 @@
 import { type Address, type BaseError, decodeErrorResult, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spBettingAbi } from "../../contracts/abi.js";
+import { onchainMarketId } from "../../contracts/bet-encoding.js";
 import { ADMIN, call, FINALIZE } from "../../test/app.js";
 import type { VoucherJson } from "../../test/chain/betting-fixture.js";
 import {
@@ -24,7 +25,6 @@ import {
 import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
 import { claim, dataOf, expectError, post, postResult, putEvent } from "../../test/player-api.js";
 import { runCommand } from "../cli/run-command.js";
-import { onchainMarketId } from "./bet-encoding.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 const at = (hhmm: string) => new Date(`2026-11-20T${hhmm}:00.000Z`); // Fri 2026-11-20, hh:mm UTC

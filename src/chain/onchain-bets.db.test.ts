@@ -18,6 +18,7 @@ import {
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spBettingAbi } from "../../contracts/abi.js";
+import { onchainMarketId } from "../../contracts/bet-encoding.js";
 import { QUOTE_TYPES } from "../../contracts/typed-data.js";
 import { call, createTestApp, signIn, testConfig } from "../../test/app.js";
 import { ODDS_SIGNER, PAYOUT_SIGNER, type SignedQuote } from "../../test/chain/betting-fixture.js";
@@ -42,7 +43,6 @@ import {
   putEvent,
 } from "../../test/player-api.js";
 import { findPrediction } from "../predictions/predictions.repository.js";
-import { onchainMarketId } from "./bet-encoding.js";
 import { startChainJobs } from "./chain-jobs.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2

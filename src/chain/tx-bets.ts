@@ -15,8 +15,10 @@ import {
   type PublicClient,
   TransactionReceiptNotFoundError,
 } from "viem";
+import type { Config } from "../config.js";
 import type { ChainBetReader, TxBets } from "../predictions/chain-verifier.js";
 import { BET_PLACED_TOPIC, decodeBetLogs } from "./bet-logs.js";
+import { createChainClient } from "./chain-client.js";
 import { type Finality, finalHead } from "./finality.js";
 
 export function createTxBetReader(deps: {
@@ -70,4 +72,16 @@ export function createTxBetReader(deps: {
       };
     },
   };
+}
+
+/** The receipt reader of CHAIN_VERIFIER=rpc; null otherwise. */
+export function chainBetReaderFor(config: Pick<Config, "chainVerifier" | "chain">): ChainBetReader | null {
+  const chain = config.chain;
+  if (config.chainVerifier !== "rpc" || !chain?.rpcUrl || !chain.contract) return null;
+  return createTxBetReader({
+    client: createChainClient(chain.rpcUrl),
+    chainId: chain.chainId,
+    contract: chain.contract,
+    finality: { mode: chain.finality, confirmations: chain.confirmations },
+  });
 }

@@ -30,14 +30,7 @@ import {
   snapshotQualification,
 } from "./snapshot.repository.js";
 import { Standings } from "./standings.js";
-import { summarizeWeek, type WeekResult } from "./week-result.js";
-
-export interface FinalizeOutcome {
-  result: WeekResult;
-  alreadyFinalized: boolean;
-  /** Wallets of the prize winners as they stand now (null for a user without one). */
-  wallets: Map<string, string | null>;
-}
+import { type FinalizeOutcome, summarizeWeek, type WeekResult } from "./week-result.js";
 
 /**
  * Finalizes week W (see the file's contract), timed: a finalization that finalized is observed in

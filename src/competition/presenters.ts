@@ -2,7 +2,6 @@
 import { formatUsdc } from "../shared/money.js";
 import { weekLabel } from "../shared/season.js";
 import { checksumWallet } from "../users/presenters.js";
-import type { FinalizeOutcome } from "./finalize-week.js";
 import type { LadderPage } from "./get-ladder-page.js";
 import type { Meta } from "./get-meta.js";
 import type { MyStatus } from "./get-my-status.js";
@@ -11,7 +10,7 @@ import type { MyPrizeClaim, PublishedPrizeTree } from "./get-prize-tree.js";
 import { LEAF_ENCODING } from "./prize-tree.js";
 import { PRIZE_SPLIT_PCT } from "./prizes.js";
 import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
-import type { WeekResult } from "./week-result.js";
+import type { FinalizeOutcome, WeekResult } from "./week-result.js";
 
 const usdcOrNull = (m: bigint | null) => (m === null ? null : formatUsdc(m));
 

@@ -33,6 +33,14 @@ export interface WeekResult {
   nextWeekEligible: number;
 }
 
+/** What finalizing week W answers: its result, whether an earlier call finalized it, the winners' wallets. */
+export interface FinalizeOutcome {
+  result: WeekResult;
+  alreadyFinalized: boolean;
+  /** Wallets of the prize winners as they stand now (null for a user without one). */
+  wallets: Map<string, string | null>;
+}
+
 export interface WeekOutcome {
   week: number;
   finalizedAt: Date;

@@ -7,11 +7,9 @@
  * - "trust" (development only, refused in production): a report is believed as sent.
  * The last two judge reports through a `ChainVerifier`.
  */
-import { createChainClient } from "../chain/chain-client.js";
-import { createTxBetReader } from "../chain/tx-bets.js";
 import type { Config } from "../config.js";
-import type { Rejection } from "./onchain-bet-rules.js";
 import type { ChainBetLog } from "./record-chain-bets.js";
+import type { Rejection } from "./rejection.js";
 
 export interface BetReport {
   chainId: number;
@@ -50,19 +48,7 @@ export interface ChainBetReader {
   readTransaction(txHash: `0x${string}`): Promise<TxBets>;
 }
 
-/** The report verifier of CHAIN_VERIFIER=none or trust ("rpc" reads the chain instead: `chainBetReaderFor`). */
+/** The report verifier of CHAIN_VERIFIER=none or trust ("rpc" reads the chain instead: chain/tx-bets.ts). */
 export function chainVerifierFor(config: Pick<Config, "chainVerifier">): ChainVerifier {
   return config.chainVerifier === "trust" ? trustVerifier : pendingVerifier;
-}
-
-/** The receipt reader of CHAIN_VERIFIER=rpc; null otherwise. */
-export function chainBetReaderFor(config: Pick<Config, "chainVerifier" | "chain">): ChainBetReader | null {
-  const chain = config.chain;
-  if (config.chainVerifier !== "rpc" || !chain?.rpcUrl || !chain.contract) return null;
-  return createTxBetReader({
-    client: createChainClient(chain.rpcUrl),
-    chainId: chain.chainId,
-    contract: chain.contract,
-    finality: { mode: chain.finality, confirmations: chain.confirmations },
-  });
 }

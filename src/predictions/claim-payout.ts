@@ -17,7 +17,7 @@
  * - Another user's or an unknown prediction is NOT_FOUND; one owed nothing is NOT_CLAIMABLE.
  */
 import type { Address, Hex } from "viem";
-import { signPayout } from "../chain/quote-typed-data.js";
+import { signPayout } from "../../contracts/quote-typed-data.js";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";

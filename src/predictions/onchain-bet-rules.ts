@@ -19,6 +19,7 @@
 import { getAddress } from "viem";
 import type { StoredMarket } from "../events/events.js";
 import { formatOdds, formatUsdc } from "../shared/money.js";
+import type { RejectCode, Rejection } from "./rejection.js";
 import { usdcPredictionSp } from "./settlement.js";
 
 /** One million USDC: the largest stake a bet may count with. */
@@ -38,21 +39,6 @@ export function stakeProblem(stakeMicro: bigint, oddsMilli: bigint, spPerUsdc: n
     return `a win would earn more than the ${MAX_BET_SP} SP one bet may earn`;
   }
   return null;
-}
-
-/** Machine codes of a rejected prediction (SPEC §10), beside the words in `reason`. */
-export const REJECT_CODES = [
-  "EVENT_CLOSED",
-  "QUOTE_INVALID",
-  "QUOTE_EXPIRED",
-  "OUTCOME_UNAVAILABLE",
-  "STAKE_LIMIT",
-  "REORGANISED",
-] as const;
-export type RejectCode = (typeof REJECT_CODES)[number];
-export interface Rejection {
-  code: RejectCode;
-  reason: string;
 }
 
 export type Verdict = { status: "open" } | ({ status: "rejected" } & Rejection);

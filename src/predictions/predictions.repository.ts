@@ -5,7 +5,7 @@ import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-or
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
 import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
-import type { Rejection } from "./onchain-bet-rules.js";
+import type { Rejection } from "./rejection.js";
 
 export type PredictionRow = typeof predictions.$inferSelect;
 export type NewPrediction = typeof predictions.$inferInsert;

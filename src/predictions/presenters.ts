@@ -2,10 +2,10 @@
 import { getAddress } from "viem";
 import { formatOdds, formatUsdc } from "../shared/money.js";
 import type { ClaimResult } from "./claim-payout.js";
-import type { RejectCode } from "./onchain-bet-rules.js";
 import type { PredictionRow } from "./predictions.repository.js";
 import type { QuoteResult } from "./quote-bet.js";
 import type { Reconciliation } from "./reconcile-payouts.js";
+import type { RejectCode } from "./rejection.js";
 import type { PREDICTION_STATUSES } from "./schema.js";
 
 export function presentPrediction(p: PredictionRow) {

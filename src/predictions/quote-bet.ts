@@ -11,8 +11,8 @@
  *   contract. It is stored by its digest: a BetPlaced log counts only when its quote is one of these.
  */
 import { type Address, getAddress, type Hex } from "viem";
-import { onchainMarketId, onchainOutcome } from "../chain/bet-encoding.js";
-import { type QuoteMessage, quoteDigest, signQuote } from "../chain/quote-typed-data.js";
+import { onchainMarketId, onchainOutcome } from "../../contracts/bet-encoding.js";
+import { type QuoteMessage, quoteDigest, signQuote } from "../../contracts/quote-typed-data.js";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import { IdString, IntegerEnum, Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
-import { REJECT_CODES } from "./onchain-bet-rules.js";
+import { REJECT_CODES } from "./rejection.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
 

@@ -11,7 +11,7 @@
  *   (EVENT_CLOSED): it earns nothing and only its stake is owed back, whatever its quote said.
  */
 import { mulOddsFloor } from "../shared/money.js";
-import type { Rejection } from "./onchain-bet-rules.js";
+import type { Rejection } from "./rejection.js";
 
 export type EventResult = { status: "finished"; winners: Record<string, string> } | { status: "cancelled" };
 export type SettledStatus = "won" | "lost" | "void";

@@ -7,7 +7,7 @@
  */
 import { type Address, encodeFunctionData, type Hex, type TransactionReceipt } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { type QuoteMessage, signQuote } from "../../src/chain/quote-typed-data.js";
+import { type QuoteMessage, signQuote } from "../../contracts/quote-typed-data.js";
 import {
   type Deploy,
   deployBetting as deployBettingContract,

@@ -11,12 +11,7 @@
  */
 import { type Address, type Hex, hashTypedData, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import {
-  type PayoutMessage,
-  payoutTypedData,
-  type QuoteMessage,
-  quoteTypedData,
-} from "../../contracts/typed-data.js";
+import { type PayoutMessage, payoutTypedData, type QuoteMessage, quoteTypedData } from "./typed-data.js";
 
 export type { PayoutMessage, QuoteMessage };
 
