@@ -9,6 +9,7 @@ import { oidcVerifier } from "./auth/oidc.js";
 import { SignInOrigins } from "./auth/origins.js";
 import { signInProviders } from "./auth/providers.js";
 import { authRoutes } from "./auth/routes.js";
+import { registerSession, sessionCookieUserId } from "./auth/session.js";
 import { SessionCache } from "./auth/session-cache.js";
 import type { AuthDeps } from "./auth/sign-in.js";
 import { chainInfoDeps, onchainBetDeps, quoteDeps } from "./chain/chain-deps.js";
@@ -17,6 +18,7 @@ import { chainRoutes } from "./chain/routes.js";
 import { cliIdentityRoute, cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import { lastFinalizedWeek } from "./competition/auto-finalize.js";
+import { benchCeilingRoute } from "./competition/bench-ceiling.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
 import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
@@ -25,7 +27,6 @@ import type { Database } from "./db/client.js";
 import type { Faucet } from "./demo/faucet.js";
 import { demoRoutes } from "./demo/routes.js";
 import { eventRoutes } from "./events/routes.js";
-import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { registerCaching, tagEncodedBodies } from "./http/caching.js";
 import { registerCompression } from "./http/compression.js";
 import { registerCors } from "./http/cors.js";
@@ -36,7 +37,6 @@ import { registerOpenApi } from "./http/openapi.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { registerRequestLog, requestIdOf } from "./http/request-log.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
-import { registerSession } from "./http/session.js";
 import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
@@ -131,7 +131,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await registerSession(app, { auth, secureCookie });
-  await registerRateLimit(app, { config, redis: deps.redis ?? null, jwtKey: auth.jwtKey, clock });
+  await registerRateLimit(app, {
+    config,
+    redis: deps.redis ?? null,
+    writerOf: sessionCookieUserId(auth.jwtKey, clock),
+  });
   await app.register(healthRoutes, {
     ping: database.ping,
     redisPing: deps.redis ? () => deps.redis!.ping() : null,

@@ -21,7 +21,7 @@ import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
 import type { Season } from "../shared/season.js";
 import { SP_TYPES } from "../shared/sp-types.js";
-import { hasAdminToken } from "./admin-token.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import {
   ClockBody,
   EventResultBody,

@@ -16,7 +16,6 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { getAddress } from "viem";
 import { ok, okSchema } from "../http/envelope.js";
-import { clearSessionCookie, requireUser, setSessionCookie } from "../http/session.js";
 import { presentUser } from "../users/presenters.js";
 import { getPayoutAddress, type PayoutAddress, setPayoutAddress } from "./payout-address.js";
 import type { SignInProviders } from "./providers.js";
@@ -29,6 +28,7 @@ import {
   UserResponse,
   WalletSignInBody,
 } from "./schema.js";
+import { clearSessionCookie, requireUser, setSessionCookie } from "./session.js";
 import {
   type AuthDeps,
   issueNonce,

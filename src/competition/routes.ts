@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors.js";
 import { cacheFinal } from "../http/caching.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUserId } from "../http/session.js";
+import { requireUserId } from "../auth/session.js";
 import { secretMatches } from "../shared/secrets.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";

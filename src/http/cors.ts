@@ -5,7 +5,7 @@
  * and a plain request from another origin gets no CORS header at all (the browser withholds the answer). An
  * `OPTIONS` that is not a preflight is a 404 like any unknown route.
  *
- * The same list already guards cookie-authenticated writes (http/session.ts: 403 from a foreign Origin), so an
+ * The same list already guards cookie-authenticated writes (auth/session.ts: 403 from a foreign Origin), so an
  * origin may read exactly where it may write. Register it before the rate limit: a preflight carries no cookie
  * and would otherwise spend the caller's quota.
  */

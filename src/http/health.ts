@@ -11,9 +11,16 @@
  */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import type { IndexerLag } from "../chain/indexer-health.js";
 import { Nullable, StringEnum } from "../shared/schema-types.js";
 import { ErrorEnvelope, errorBody, ok, okSchema } from "./envelope.js";
+
+/** How far behind the chain one indexer is, as the chain capability reports it (null: never checked). */
+export interface IndexerLag {
+  indexer: string;
+  lagBlocks: number | null;
+  lagSeconds: number | null;
+  checkedAt: Date | null;
+}
 
 export interface HealthOptions {
   ping: () => Promise<void>;

@@ -9,10 +9,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { IndexerLag } from "../chain/indexer-health.js";
 import { AppError } from "../errors.js";
 import { processMetrics } from "../metrics/app-metrics.js";
 import { bearerMatches } from "../shared/secrets.js";
+import type { IndexerLag } from "./health.js";
 
 export interface MetricsOptions {
   /** METRICS_TOKEN; null leaves /metrics open. */

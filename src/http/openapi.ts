@@ -60,7 +60,7 @@ export function routeErrors(route: {
   if (hasBody || s.querystring || s.params || s.headers || s.body) codes.add("VALIDATION_FAILED");
   const auth = route.config?.auth;
   if (auth === "session" || auth === "admin" || auth === "finalize") codes.add("UNAUTHENTICATED");
-  // A cookie-bearing write from a foreign origin is refused whatever the route (http/session.ts).
+  // A cookie-bearing write from a foreign origin is refused whatever the route (auth/session.ts).
   if (hasBody) codes.add("FORBIDDEN");
   for (const code of route.config?.errors ?? []) codes.add(code);
   if (hasBody) {

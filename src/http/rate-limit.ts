@@ -8,11 +8,9 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import { hasAdminToken } from "../admin/admin-token.js";
-import { SESSION_COOKIE, verifySessionToken } from "../auth/session-token.js";
-import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
+import { hasAdminToken } from "./admin-token.js";
 
 export type RateClass = "read" | "write" | "auth" | "finalize";
 
@@ -24,7 +22,12 @@ export function rateClassOf(request: FastifyRequest): RateClass {
 
 export async function registerRateLimit(
   app: FastifyInstance,
-  opts: { config: Config; redis: Redis | null; jwtKey: Uint8Array; clock: Clock },
+  opts: {
+    config: Config;
+    redis: Redis | null;
+    /** The signed-in user's id from the request's session cookie (verified, no query), or null. */
+    writerOf: (request: FastifyRequest) => Promise<string | null>;
+  },
 ): Promise<void> {
   const { config } = opts;
   const limits: Record<RateClass, number> = {
@@ -47,9 +50,8 @@ export async function registerRateLimit(
     keyGenerator: async (request) => {
       const cls = rateClassOf(request);
       if (cls === "write") {
-        const token = request.cookies?.[SESSION_COOKIE];
-        const claims = token ? await verifySessionToken(opts.jwtKey, token, opts.clock.now()) : null;
-        if (claims) return `write:user:${claims.userId}`;
+        const userId = await opts.writerOf(request);
+        if (userId !== null) return `write:user:${userId}`;
       }
       return `${cls}:ip:${request.ip}`;
     },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import type { Db } from "../db/client.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../http/session.js";
+import { requireUser } from "../auth/session.js";
 import { checksumWallet } from "../users/presenters.js";
 import { getAllTimePage, getAllTimeRow, type RankedTotal } from "./all-time.js";
 import { LeaderboardQuery, TopPointsQuery, TotalRowSchema, UserRowQuery } from "./schema.js";

@@ -1,7 +1,7 @@
 /** HTTP edge of the payout reconcile report: GET /api/admin/reconcile, behind the admin bearer token. */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
-import { hasAdminToken } from "../admin/admin-token.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { presentEvent } from "../events/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../http/session.js";
+import { requireUser } from "../auth/session.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
 import { placeBet } from "./place-bet.js";

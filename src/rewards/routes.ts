@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../http/session.js";
+import { requireUser } from "../auth/session.js";
 import { claimDailyCredits, type DailyCreditDeps, getDailyClaimInfo } from "./daily-credits.js";
 import { getDailyRaffle, type RaffleDeps } from "./daily-raffle.js";
 import { getReferrals, type ReferralDeps, redeemReferrals } from "./referrals.js";

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { hasAdminToken } from "../admin/admin-token.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import { AppError } from "../errors.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentCreatedWebhook, presentDelivery, presentWebhook } from "./presenters.js";

@@ -3,8 +3,8 @@
  * schema serializer as the ladder route, so the benchmark measures the server's own ceiling in the same run.
  */
 import type { FastifyInstance } from "fastify";
-import { LeaderboardResponse } from "../competition/schema.js";
-import { ok, okSchema } from "./envelope.js";
+import { ok, okSchema } from "../http/envelope.js";
+import { LeaderboardResponse } from "./schema.js";
 
 export async function benchCeilingRoute(app: FastifyInstance): Promise<void> {
   const body = ok({

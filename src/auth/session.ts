@@ -4,10 +4,11 @@
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { SESSION_TTL_SECONDS } from "../auth/session-token.js";
-import { type AuthDeps, resolveSession, resolveSessionUserId, SESSION_COOKIE } from "../auth/sign-in.js";
+import type { Clock } from "../clock.js";
 import { AppError } from "../errors.js";
 import type { UserRow } from "../users/users.js";
+import { SESSION_TTL_SECONDS, verifySessionToken } from "./session-token.js";
+import { type AuthDeps, resolveSession, resolveSessionUserId, SESSION_COOKIE } from "./sign-in.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -90,4 +91,13 @@ export function setSessionCookie(reply: FastifyReply, token: string, secure: boo
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+}
+
+/** The user id a request's session cookie names, when its signature and expiry hold (no query; the rate limiter's key). */
+export function sessionCookieUserId(jwtKey: Uint8Array, clock: Clock) {
+  return async (request: FastifyRequest): Promise<string | null> => {
+    const token = request.cookies?.[SESSION_COOKIE];
+    const claims = token ? await verifySessionToken(jwtKey, token, clock.now()) : null;
+    return claims ? claims.userId : null;
+  };
 }
