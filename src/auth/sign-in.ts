@@ -7,7 +7,7 @@ import { parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { ensureWalletUser, grantWelcomeCredits } from "../users/register-user.js";
+import { ensureWalletUser, grantWelcomeCredits } from "../ledger/register-user.js";
 import {
   findOrCreateOidcUser,
   findUserById,

@@ -6,9 +6,10 @@
  *
  * Idempotent: a known wallet keeps its user (and its referrer); a redeemed referral is not redeemed again.
  */
+
+import { ensureWalletUser } from "../ledger/register-user.js";
 import { listPredictions } from "../predictions/list-predictions.js";
 import { redeemReferrals } from "../rewards/referrals.js";
-import { ensureWalletUser } from "../users/register-user.js";
 import type { UserRow } from "../users/users.js";
 import { type CliContext, inShortTransactions, seasonOf } from "./cli-context.js";
 import type { DemoSeason } from "./demo-data.js";

@@ -9,9 +9,9 @@ import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { Season } from "../shared/season.js";
 import type { SpType } from "../shared/sp-types.js";
-import { ensureWalletUser } from "../users/register-user.js";
 import { findUserIdsByWallets } from "../users/users.js";
 import { appendSpEntries, type SpLedgerRow } from "./ledger.js";
+import { ensureWalletUser } from "./register-user.js";
 
 export interface RecordSpInput {
   wallet?: string;

@@ -1,9 +1,9 @@
 /** HTTP edge of the payout reconcile report: GET /api/admin/reconcile, behind the admin bearer token. */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
-import { hasAdminToken } from "../http/admin-token.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import { ok, okSchema } from "../http/envelope.js";
 import type { PayoutDeps } from "./claim-payout.js";
 import { presentReconciliation } from "./presenters.js";

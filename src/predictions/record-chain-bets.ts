@@ -24,7 +24,7 @@ import type { Tx } from "../db/client.js";
 import { bettingClosesAt } from "../events/betting-window.js";
 import { findEvent, type StoredMarket } from "../events/events.js";
 import { reverseSpEntry } from "../ledger/ledger.js";
-import { ensureWalletUser } from "../users/register-user.js";
+import { ensureWalletUser } from "../ledger/register-user.js";
 import { judgeChainBet, type PlacedLog } from "./onchain-bet-rules.js";
 import { paidAt } from "./payouts.repository.js";
 import {

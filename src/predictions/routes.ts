@@ -2,9 +2,9 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { requireUser } from "../auth/session.js";
 import { presentEvent } from "../events/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../auth/session.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
 import { placeBet } from "./place-bet.js";

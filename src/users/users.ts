@@ -1,7 +1,7 @@
 /**
  * The users module: the only SQL over the users table, and what other capabilities may use of the users (the user
  * record, the lookups and account links the sign-in use cases need, the display data of many users at once, the
- * payout address). Creating a user with its welcome credits is register-user.ts.
+ * payout address). Creating a user with its welcome credits is ledger/register-user.ts.
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";

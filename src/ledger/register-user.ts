@@ -1,11 +1,12 @@
 /**
- * Finding or creating users: every new user starts with WELCOME_CREDITS in the credits ledger, granted in the
- * same transaction that creates the user.
+ * Opening an account: finding or creating a user, whose first entry is WELCOME_CREDITS in the credits ledger,
+ * granted in the same transaction that creates the user. Here, above users and the credits ledger, so the users
+ * capability never imports the ledger.
  */
 import type { Tx } from "../db/client.js";
-import { appendCredits } from "../ledger/credits.js";
-import { walletDisplayName } from "./presenters.js";
-import { findOrCreateWalletUser, type UserRow } from "./users.js";
+import { walletDisplayName } from "../users/presenters.js";
+import { findOrCreateWalletUser, type UserRow } from "../users/users.js";
+import { appendCredits } from "./credits.js";
 
 export async function grantWelcomeCredits(tx: Tx, user: UserRow, welcomeCredits: number): Promise<void> {
   if (welcomeCredits > 0) {
