@@ -1,7 +1,7 @@
 /**
  * Entry point: validate config, reach Redis, open the database (migrating it), build the app, listen, start the
  * background jobs, and shut down within SHUTDOWN_TIMEOUT_MS on SIGTERM/SIGINT. `startService` is also what
- * `npm run demo` (src/demo/demo.ts) runs, with its demo chain's faucet.
+ * `npm run demo` (scripts/demo.ts) runs, with its demo chain's faucet.
  *
  * A start that cannot succeed (a bad variable, a database that is missing or unreachable, an unreachable Redis,
  * a DATA_DIR held by another process, a port in use) prints one line naming the problem and the fix, and exits 1:

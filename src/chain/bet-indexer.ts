@@ -7,6 +7,7 @@
  */
 import type { Address, PublicClient } from "viem";
 import type { Db, Queryable } from "../db/client.js";
+import type { LeaderLock } from "../db/leader-lock.js";
 import {
   type ChainBetsDeps,
   orphanChainBetsAbove,
@@ -16,7 +17,6 @@ import {
 import { BET_PLACED_TOPIC, decodeBetLogs } from "./bet-logs.js";
 import { storedBlocks } from "./chain.repository.js";
 import type { Finality } from "./finality.js";
-import type { LeaderLock } from "./leader-lock.js";
 import { type IndexRun, indexLogs, type LogStream } from "./log-indexer.js";
 
 export interface BetIndexerDeps {

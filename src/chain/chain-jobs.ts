@@ -7,13 +7,13 @@
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
+import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "../db/leader-lock.js";
 import { indexBets } from "./bet-indexer.js";
 import { createChainClient } from "./chain-client.js";
 import { onchainBetDeps } from "./chain-deps.js";
 import { indexFees } from "./fee-indexer.js";
 import { type IndexerName, recordIndexerCheck } from "./indexer-health.js";
 import { type JobLog, type PollingJob, type RunningJobs, startJobs } from "./job-runner.js";
-import { type LeaderLock, LOCK_KEYS, leaderLockFor } from "./leader-lock.js";
 import type { IndexRun } from "./log-indexer.js";
 import { indexPayouts } from "./payout-indexer.js";
 import { indexPrizeClaims } from "./prize-claim-indexer.js";

@@ -17,13 +17,13 @@ import { createEngineDatabase } from "../../test/chain/engine-database.js";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../../test/chain/local-chain.js";
 import { dataOf } from "../../test/player-api.js";
 import type { Database } from "../db/client.js";
+import { type LeaderLock, leaderLockFor } from "../db/leader-lock.js";
 import { protocolFees } from "../db/schema.js";
 import { advanceCursor, readCursor } from "./chain.repository.js";
 import { createChainClient } from "./chain-client.js";
 import { startChainJobs } from "./chain-jobs.js";
 import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./fee-event.js";
 import { type FeeIndexerDeps, feeCursorName, indexFees } from "./fee-indexer.js";
-import { type LeaderLock, leaderLockFor } from "./leader-lock.js";
 
 const CHAIN_START = new Date("2026-11-10T01:00:00.000Z"); // Tue, week 1
 const NOW = new Date("2026-11-26T12:00:00.000Z"); // Thu, week 3 = [Tue 2026-11-24, Tue 2026-12-01)

@@ -23,6 +23,7 @@
 import { type Address, BlockNotFoundError, type Hex, numberToHex, type PublicClient } from "viem";
 import type { Clock } from "../clock.js";
 import type { Db, Tx } from "../db/client.js";
+import type { LeaderLock } from "../db/leader-lock.js";
 import {
   advanceCursor,
   forgetBlocksAbove,
@@ -32,7 +33,6 @@ import {
   storedBlocks,
 } from "./chain.repository.js";
 import { type Finality, finalHead } from "./finality.js";
-import type { LeaderLock } from "./leader-lock.js";
 
 export interface LogIndexerDeps {
   db: Db;

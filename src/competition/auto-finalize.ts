@@ -5,7 +5,7 @@
  *
  * Contract of one tick (`tick()`, run every `intervalMs`, 10 s by default, by the job runner):
  * - Not the lease holder (another instance runs it): nothing. The lease is a PostgreSQL advisory lock held by a
- *   dedicated connection (freed when the instance dies), in-process on PGlite (chain/leader-lock.ts).
+ *   dedicated connection (freed when the instance dies), in-process on PGlite (db/leader-lock.ts).
  * - Waiting out a failure: nothing until `retryMs` (one minute) has passed on the clock since it.
  * - Otherwise, while the oldest unfinalized week W has ended plus the grace on the app's clock (the test clock
  *   under TEST_CLOCK=1): finalize W, then look at W+1 (catching up after a downtime, at most 52 weeks a tick).
@@ -13,7 +13,7 @@
  * - Any other error is a failure: logged with the job name, counted in `app_finalize_failures_total`, retried
  *   after `retryMs`.
  */
-import type { LeaderLock } from "../chain/leader-lock.js";
+import type { LeaderLock } from "../db/leader-lock.js";
 import { AppError } from "../errors.js";
 import { finalizeFailuresTotal } from "../metrics/app-metrics.js";
 import type { OpLog } from "../shared/op-log.js";

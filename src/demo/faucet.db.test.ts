@@ -135,7 +135,7 @@ describe("outside the demo", () => {
   });
 
   it("npm run demo refuses NODE_ENV=production before starting anything", async () => {
-    const run = promisify(execFile)(process.execPath, ["--import", "tsx", "src/demo/demo.ts"], {
+    const run = promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
       env: { ...process.env, NODE_ENV: "production", DEMO_CHAIN_PORT: "0", PORT: "0" },
       timeout: 60_000,
     });

@@ -9,12 +9,12 @@
  */
 import { feeProgress, prizeDistributorOf } from "../chain/chain-deps.js";
 import { type PollingJob, type RunningJobs, startJobs } from "../chain/job-runner.js";
-import { LOCK_KEYS, leaderLockFor } from "../chain/leader-lock.js";
 import type { Clock } from "../clock.js";
 import { AUTO_FINALIZE_JOB, autoFinalizer } from "../competition/auto-finalize.js";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
+import { LOCK_KEYS, leaderLockFor } from "../db/leader-lock.js";
 import { pruneDomainEvents } from "../domain-events/domain-events.js";
 import type { OpLog } from "../shared/op-log.js";
 import { type DeliveryDeps, deliverDueMessages } from "../webhooks/deliver.js";

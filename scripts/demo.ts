@@ -30,13 +30,13 @@ import {
   toHex,
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
-import { seedDemoCommand } from "../cli/seed-demo.js";
-import { type Config, ConfigError, loadConfig } from "../config.js";
-import { startService } from "../server.js";
-import { DEVELOPMENT_MNEMONICS } from "../shared/known-secrets.js";
-import { demoSeason } from "./demo-season.js";
-import { type Deploy, deployDemoContracts } from "./deploy-contracts.js";
-import { Faucet } from "./faucet.js";
+import { seedDemoCommand } from "../src/cli/seed-demo.js";
+import { type Config, ConfigError, loadConfig } from "../src/config.js";
+import { demoSeason } from "../src/demo/demo-season.js";
+import { type Deploy, deployDemoContracts } from "../src/demo/deploy-contracts.js";
+import { Faucet } from "../src/demo/faucet.js";
+import { startService } from "../src/server.js";
+import { DEVELOPMENT_MNEMONICS } from "../src/shared/known-secrets.js";
 
 export const DEMO_CHAIN_ID = 1337;
 /** Account i of the Hardhat / Anvil development mnemonic: public keys, fine for a throw-away local chain. */
