@@ -19,10 +19,10 @@ import { dataOf } from "../../test/player-api.js";
 import type { Database } from "../db/client.js";
 import { type LeaderLock, leaderLockFor } from "../db/leader-lock.js";
 import { protocolFees } from "../db/schema.js";
+import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "../shared/fee-event.js";
 import { advanceCursor, readCursor } from "./chain.repository.js";
 import { createChainClient } from "./chain-client.js";
 import { startChainJobs } from "./chain-jobs.js";
-import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./fee-event.js";
 import { type FeeIndexerDeps, feeCursorName, indexFees } from "./fee-indexer.js";
 
 const CHAIN_START = new Date("2026-11-10T01:00:00.000Z"); // Tue, week 1

@@ -17,8 +17,8 @@
 import { type Address, decodeEventLog } from "viem";
 import type { Queryable } from "../db/client.js";
 import { type ChainFee, recordChainFees, removeChainFeesAbove } from "../fees/record-fee.js";
+import { type FeeEvent, toMicroUsdc } from "../shared/fee-event.js";
 import { storedBlocks } from "./chain.repository.js";
-import { type FeeEvent, toMicroUsdc } from "./fee-event.js";
 import {
   type ChainLog,
   type IndexRun,

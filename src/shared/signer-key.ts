@@ -6,7 +6,7 @@
  * - In production, a publicly known key is refused (shared/known-secrets.ts: the development mnemonics'
  *   accounts, small or patterned keys, any key written in this repository).
  */
-import { publicKeyProblem } from "../shared/known-secrets.js";
+import { publicKeyProblem } from "./known-secrets.js";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
