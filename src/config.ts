@@ -5,10 +5,10 @@
 import { type Address, getAddress, type Hex, isAddress } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./shared/fee-event.js";
-import { signerKeyProblem } from "./shared/signer-key.js";
 import { writtenInRepository } from "./shared/known-secrets.js";
 import { parseUsdc } from "./shared/money.js";
 import { validateSeason } from "./shared/season.js";
+import { signerKeyProblem } from "./shared/signer-key.js";
 
 export class ConfigError extends Error {}
 

@@ -13,6 +13,7 @@ import { EventIdParams, EventSchema, EventUpsertBody } from "../events/schema.js
 import { upsertEvent } from "../events/upsert-event.js";
 import { presentFee } from "../fees/presenters.js";
 import { recordProtocolFee } from "../fees/record-fee.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
 import { recordSpTransaction, recordSpTransactions } from "../ledger/record-sp-transaction.js";
@@ -21,7 +22,6 @@ import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
 import type { Season } from "../shared/season.js";
 import { SP_TYPES } from "../shared/sp-types.js";
-import { hasAdminToken } from "../http/admin-token.js";
 import {
   ClockBody,
   EventResultBody,

@@ -4,10 +4,10 @@
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
+import { requireUserId } from "../auth/session.js";
 import { AppError } from "../errors.js";
 import { cacheFinal } from "../http/caching.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUserId } from "../auth/session.js";
 import { secretMatches } from "../shared/secrets.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";

@@ -2,9 +2,9 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { requireUser } from "../auth/session.js";
 import type { Db } from "../db/client.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../auth/session.js";
 import { checksumWallet } from "../users/presenters.js";
 import { getAllTimePage, getAllTimeRow, type RankedTotal } from "./all-time.js";
 import { LeaderboardQuery, TopPointsQuery, TotalRowSchema, UserRowQuery } from "./schema.js";

@@ -1,9 +1,9 @@
 /** HTTP edge of profile statistics: GET /api/user/profile-stats (signed in). */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { requireUser } from "../auth/session.js";
 import type { CompetitionDeps } from "../competition/competition-deps.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { requireUser } from "../auth/session.js";
 import { formatUsdc } from "../shared/money.js";
 import { Nullable, UsdcString } from "../shared/schema-types.js";
 import { SP_TYPES } from "../shared/sp-types.js";

@@ -1,8 +1,8 @@
 /** HTTP edge of rewards: /api/referrals (GET, POST), /api/daily-raffle, /api/reclaim/info, /api/reclaim. */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { ok, okSchema } from "../http/envelope.js";
 import { requireUser } from "../auth/session.js";
+import { ok, okSchema } from "../http/envelope.js";
 import { claimDailyCredits, type DailyCreditDeps, getDailyClaimInfo } from "./daily-credits.js";
 import { getDailyRaffle, type RaffleDeps } from "./daily-raffle.js";
 import { getReferrals, type ReferralDeps, redeemReferrals } from "./referrals.js";

@@ -5,8 +5,8 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { hasAdminToken } from "../http/admin-token.js";
 import { AppError } from "../errors.js";
+import { hasAdminToken } from "../http/admin-token.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentCreatedWebhook, presentDelivery, presentWebhook } from "./presenters.js";
 import {
