@@ -177,4 +177,13 @@ describe("one owner per table", () => {
     const files = sourceFiles(src).map((path) => ({ path, code: readFileSync(path, "utf8") }));
     expect(ownershipViolations(files, TABLE_OWNERS, SQL_GRANTS)).toEqual([]);
   });
+
+  it("is the table docs/architecture.md shows", () => {
+    const doc = readFileSync(join(root, "docs/architecture.md"), "utf8");
+    const shown = doc.split("<!-- table-owners:start -->\n")[1]?.split("<!-- table-owners:end -->")[0];
+    const rows = Object.entries(TABLE_OWNERS)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([table, owner]) => `| \`${table}\` | ${owner} |`);
+    expect(shown).toBe(["| table | owner |", "|---|---|", ...rows, ""].join("\n"));
+  });
 });
