@@ -6,7 +6,6 @@
 import { findDisplayInfo } from "../users/users.js";
 import { currentWeek, isChampionsEnabled } from "./calendar.js";
 import type { CompetitionDeps } from "./competition-deps.js";
-import { weekPool } from "./get-pool-estimate.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import {
   CUTOFFS,
@@ -19,6 +18,7 @@ import {
   withinCutoff,
 } from "./ranking.js";
 import { Standings } from "./standings.js";
+import { weekPool } from "./week-pool.js";
 
 export interface LadderRow {
   rank: number;
