@@ -42,6 +42,7 @@ import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
+import { spAppendGroup } from "./ledger/record-sp-transaction.js";
 import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       adminToken: config.adminToken,
       testClock: config.testClock,
       welcomeCredits: config.welcomeCredits,
+      spAppends: spAppendGroup({ db, season, welcomeCredits: config.welcomeCredits }),
       spPerUsdc: config.spPerUsdc,
       rafflePrizeSp: config.rafflePrizeSp,
     },

@@ -17,7 +17,11 @@ import { presentFee } from "../fees/presenters.js";
 import { recordProtocolFee } from "../fees/record-fee.js";
 import { ok, okSchema } from "../http/envelope.js";
 import { presentSpRow } from "../ledger/presenters.js";
-import { recordSpTransaction, recordSpTransactions } from "../ledger/record-sp-transaction.js";
+import {
+  type RecordSpDeps,
+  recordSpTransaction,
+  recordSpTransactions,
+} from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
@@ -40,6 +44,8 @@ export interface AdminDeps {
   adminToken: string;
   testClock: boolean;
   welcomeCredits: number;
+  /** The app's group commit of single SP rows (record-sp-transaction.ts). */
+  spAppends: RecordSpDeps["spAppends"];
   spPerUsdc: number;
   rafflePrizeSp: number;
 }
