@@ -3,8 +3,9 @@
  * per-week competitive SP in week_user_sp), always in the caller's transaction so the totals never drift.
  */
 import { eq, sql } from "drizzle-orm";
-import { type Season, WEEK_MS } from "../competition/calendar.js";
+import type { Season } from "../competition/calendar.js";
 import { COMPETITIVE_SP_TYPES, type SpType } from "../competition/competitive-sp.js";
+import { epochMsSql, weekIndexSql } from "../competition/week-index-sql.js";
 import { intArray, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
@@ -81,8 +82,6 @@ export async function appendSpEntries(
     );
     throw new AppError("NOT_FOUND", `User ${userIds.find((id) => !known.has(String(id)))} not found`);
   }
-  const weekOneMs = season.weekOneStart.getTime();
-  const seasonStartMs = season.seasonStart.getTime();
   const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
   const found = await rows<RawLedgerRow & { events_found: string }>(
     tx,
@@ -98,11 +97,7 @@ export async function appendSpEntries(
             as i(user_id, type, amount, event_id, external_id, reverses_id)
         ),
         ev as (
-          select e.id, case
-                   when extract(epoch from e.kickoff_at) * 1000 < ${seasonStartMs} then null
-                   when extract(epoch from e.kickoff_at) * 1000 < ${weekOneMs} then 0
-                   else 1 + floor((extract(epoch from e.kickoff_at) * 1000 - ${weekOneMs}) / ${WEEK_MS})::int
-                 end as week
+          select e.id, ${weekIndexSql(season, epochMsSql(sql`e.kickoff_at`))} as week
           from events e where e.id = any(${textArray(eventIds)})
         ),
         ok as (select count(*) = ${eventIds.length} as all_found from ev),
