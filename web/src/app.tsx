@@ -10,7 +10,7 @@ import { LocationProvider } from "preact-iso";
 import { type Account, AccountContext } from "./account";
 import { api } from "./api";
 import { SlipContext, useSlipState } from "./betting/slip-store";
-import { SignInPanel } from "./components/sign-in-panel";
+import { SessionNotices } from "./components/session-notices";
 import { SiteHeader } from "./components/site-header";
 import { RoutePage } from "./route-page";
 import { usePlayerSession } from "./session/use-player-session";
@@ -71,23 +71,15 @@ function PlayerApp() {
           onSignOut={s.onSignOut}
           onNavigate={navigate}
         />
-        {s.signInOpen && !user && (
-          <div class="wrap sign-in-wrap">
-            <SignInPanel
-              wallets={wallets}
-              onWallet={s.onWallet}
-              onIdentity={s.onIdentity}
-              onClose={() => s.setSignInOpen(false)}
-            />
-          </div>
-        )}
-        {session.status === "signed-in" && session.error && (
-          <div class="wrap">
-            <p class="error-text banner" role="alert">
-              {session.error}
-            </p>
-          </div>
-        )}
+        <SessionNotices
+          session={session}
+          signInOpen={s.signInOpen}
+          signedIn={user !== null}
+          wallets={wallets}
+          onWallet={s.onWallet}
+          onIdentity={s.onIdentity}
+          onClose={() => s.setSignInOpen(false)}
+        />
         <main id="main" tabIndex={-1} class={`page-${route.page}`}>
           <RoutePage route={route} meta={meta} onNavigate={navigate} onReplace={replaceRoute} />
         </main>

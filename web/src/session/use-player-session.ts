@@ -49,27 +49,7 @@ export function usePlayerSession(deps: {
     changed();
   };
 
-  // At load: finish an identity sign-in, or check the stored session.
-  useEffect(() => {
-    if (identityResponse.kind === "token") {
-      api.signInWithIdentity(identityResponse.idToken, identityResponse.referralCode).then(
-        ({ user }) => signedIn(user),
-        (err) => {
-          setSession({ status: "signed-out", error: messageOf(err) });
-          setSignInOpen(true);
-        },
-      );
-      return;
-    }
-    if (session.status !== "checking") return;
-    api.session().then(
-      ({ user }) => setSession({ status: "signed-in", user, error: null }),
-      () => {
-        rememberSignedIn(false);
-        setSession({ status: "signed-out", error: null });
-      },
-    );
-  }, []);
+  useSessionAtLoad(session, setSession, setSignInOpen, signedIn);
 
   const user = session.status === "signed-in" || session.status === "signing-out" ? session.user : null;
   const lastBalance = useLastBalance(user, () => {
@@ -128,6 +108,35 @@ export function usePlayerSession(deps: {
     onIdentity,
     onSignOut,
   };
+}
+
+/** At load: finish an identity sign-in (the provider sent the player back), or check the stored session. */
+function useSessionAtLoad(
+  session: Session,
+  setSession: (s: Session) => void,
+  setSignInOpen: (open: boolean) => void,
+  signedIn: (user: User) => void,
+): void {
+  useEffect(() => {
+    if (identityResponse.kind === "token") {
+      api.signInWithIdentity(identityResponse.idToken, identityResponse.referralCode).then(
+        ({ user }) => signedIn(user),
+        (err) => {
+          setSession({ status: "signed-out", error: messageOf(err) });
+          setSignInOpen(true);
+        },
+      );
+      return;
+    }
+    if (session.status !== "checking") return;
+    api.session().then(
+      ({ user }) => setSession({ status: "signed-in", user, error: null }),
+      () => {
+        rememberSignedIn(false);
+        setSession({ status: "signed-out", error: null });
+      },
+    );
+  }, []);
 }
 
 /**
