@@ -81,8 +81,12 @@ export interface Config {
   prizeDistributor: PrizeDistributorConfig | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
   rankCache: boolean;
-  /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
-  benchCeiling: boolean;
+  /**
+   * TRUST_PROXY: whom to believe about the client's address (`x-forwarded-for`), as Fastify's `trustProxy`: false
+   * (the socket's address), true (any proxy), or the proxies' addresses / CIDRs. Behind a load
+   * balancer it must name the balancer, or every client shares its address and the per-IP rate limits.
+   */
+  trustProxy: boolean | string;
   logLevel: string;
   /** METRICS_TOKEN: bearer token GET /metrics requires; null leaves it open. */
   metricsToken: string | null;
@@ -117,6 +121,14 @@ function str(env: Env, name: string): string | undefined {
   return v === undefined || v === "" ? undefined : v;
 }
 
+function trustProxySetting(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  const bad = raw.split(",").find((a) => !/^[0-9a-fA-F.:]+(?:\/\d{1,3})?$/.test(a.trim()));
+  if (bad !== undefined)
+    fail("TRUST_PROXY", `must be true, false or addresses/CIDRs, got ${quote(bad)}`);
+  return raw;
+}
 function int(env: Env, name: string, dflt: number, min: number, max: number): number {
   const raw = str(env, name);
   if (raw === undefined) return dflt;
@@ -542,7 +554,7 @@ export function loadConfig(env: Env = process.env): Config {
     rafflePrizeSp: int(env, "RAFFLE_PRIZE_SP", 1000, 0, 1_000_000_000),
     ...chain,
     rankCache: onOff(env, "RANK_CACHE", true),
-    benchCeiling: onOff(env, "BENCH_CEILING", false),
+    trustProxy: trustProxySetting(str(env, "TRUST_PROXY")),
     logLevel: str(env, "LOG_LEVEL") ?? (nodeEnv === "test" ? "silent" : "info"),
     metricsToken: optionalSecret(env, "METRICS_TOKEN", 16, production),
     autoFinalize: bool(env, "AUTO_FINALIZE", true),
