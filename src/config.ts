@@ -125,8 +125,7 @@ function trustProxySetting(raw: string | undefined): boolean | string {
   if (raw === undefined || raw === "false") return false;
   if (raw === "true") return true;
   const bad = raw.split(",").find((a) => !/^[0-9a-fA-F.:]+(?:\/\d{1,3})?$/.test(a.trim()));
-  if (bad !== undefined)
-    fail("TRUST_PROXY", `must be true, false or addresses/CIDRs, got ${quote(bad)}`);
+  if (bad !== undefined) fail("TRUST_PROXY", `must be true, false or addresses/CIDRs, got ${quote(bad)}`);
   return raw;
 }
 function int(env: Env, name: string, dflt: number, min: number, max: number): number {
