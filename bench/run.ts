@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client.js";
 import { mulberry32 } from "../src/shared/prng.js";
 import { createScratchPostgres } from "../test/db.js";
+import { type CopyRow, copyRates } from "./copy.js";
 import {
   BENCH_SEASON,
   BENCH_SQL_TIMEOUT_MS,
@@ -91,6 +92,11 @@ interface EngineResult {
   meBytes: number;
   ingestRowsPerSec: number;
   ingestBatchRowsPerSec: number;
+  ingestNewWalletRowsPerSec: number;
+  copyRowsPerSec: number;
+  copyNewWalletRowsPerSec: number;
+  batchVsCopy: number;
+  newWalletVsCopy: number;
   settleSec: number;
   betsPerSec: number;
   betP99Ms: number;
@@ -135,6 +141,9 @@ interface Run {
   /** Answers of write requests that were not what the bench sent. */
   wrongAnswers: number;
   betsAccepted: number;
+  /** Rows the batch loads sent (existing players; new wallets), for the COPY comparison. */
+  batchRows: CopyRow[];
+  walletRows: CopyRow[];
   result: Partial<EngineResult>;
 }
 
@@ -210,6 +219,8 @@ async function prepare(
     rnd,
     wrongAnswers: 0,
     betsAccepted: 0,
+    batchRows: [],
+    walletRows: [],
     result: { engine, players, buildSec },
   };
 }
@@ -339,10 +350,12 @@ function writer(run: Run) {
     run.tracked.set(r.userId, (run.tracked.get(r.userId) ?? 0) + r.amount);
   return {
     addRow,
-    newRow(userId: number): BenchRow {
+    newRow(userId: number | null): BenchRow {
       seq++;
       const row: BenchRow = {
-        userId: String(userId),
+        ...(userId === null
+          ? { wallet: `0x${(0xbe0c0000000 + seq).toString(16).padStart(40, "0")}` }
+          : { userId: String(userId) }),
         type: "PREDICTION",
         amount: 10 * (1 + (seq % 7)),
         eventId: `bench-${W}-${1 + (seq % 21)}`,
@@ -351,12 +364,13 @@ function writer(run: Run) {
       pending.set(row.externalId, row);
       return row;
     },
-    answered(externalId: string, created: boolean) {
+    /** The answer for a row: created, for the user the bench named (a new wallet's user is the service's). */
+    answered(externalId: string, created: boolean, userId: string) {
       if (flushed.has(externalId)) return;
       const row = pending.get(externalId);
       pending.delete(externalId);
-      if (!row || !created) run.wrongAnswers++;
-      else addRow({ userId: row.userId!, amount: row.amount });
+      if (!row || !created || (row.userId !== undefined && row.userId !== userId)) run.wrongAnswers++;
+      else addRow({ userId, amount: row.amount });
     },
     /** Rows in flight when a load ended may or may not be written: sent again (idempotent), then tracked. */
     async flush() {
@@ -372,8 +386,9 @@ function writer(run: Run) {
         });
         res.data.results.forEach((r: { row: { userId: string; amount: number } }, j: number) => {
           const sent = chunk[j]!;
-          if (r.row.userId !== sent.userId || r.row.amount !== sent.amount) run.wrongAnswers++;
-          addRow({ userId: sent.userId!, amount: sent.amount });
+          if ((sent.userId !== undefined && r.row.userId !== sent.userId) || r.row.amount !== sent.amount)
+            run.wrongAnswers++;
+          addRow({ userId: r.row.userId, amount: sent.amount });
         });
       }
       if (rows.length > 0) log(`  ${rows.length} rows in flight at the end of the phase, sent again`);
@@ -388,7 +403,9 @@ function singleRowRequest(w: ReturnType<typeof writer>, pick: () => number) {
     headers: ADMIN_HEADERS,
     setupRequest: (req: AcRequest) => ({ ...req, body: JSON.stringify(w.newRow(pick())) }),
     onResponse: (status: number, body: string) => {
-      if (status < 300) w.answered(JSON.parse(body).data.externalId, status === 201);
+      if (status >= 300) return;
+      const { data } = JSON.parse(body);
+      w.answered(data.externalId, status === 201, data.userId);
     },
   };
 }
@@ -403,31 +420,47 @@ async function measureIngest(run: Run): Promise<void> {
     { ...timing, connections: 32 },
   );
   await w.flush();
-  const batch = await load(
-    "ingest, batches of 1,000",
+  const batch = await load("ingest, batches of 1,000", batchLoad(run, w, randomPlayer, run.batchRows), {
+    ...timing,
+    connections: 4,
+  });
+  await w.flush();
+  const wallets = await load(
+    "ingest, batches of 1,000 new wallets",
+    batchLoad(run, w, () => null, run.walletRows),
     {
-      url: run.base,
-      requests: [
-        {
-          method: "POST",
-          path: "/api/admin/sp-transactions/batch",
-          headers: ADMIN_HEADERS,
-          setupRequest: (req: AcRequest) => {
-            const rows = Array.from({ length: BATCH_ROWS }, () => w.newRow(randomPlayer()));
-            return { ...req, body: JSON.stringify({ rows }) };
-          },
-          onResponse: (status: number, body: string) => {
-            if (status !== 200) return;
-            for (const r of JSON.parse(body).data.results) w.answered(r.row.externalId, r.created);
-          },
-        },
-      ],
+      ...timing,
+      connections: 4,
     },
-    { ...timing, connections: 4 },
   );
   await w.flush();
   run.result.ingestRowsPerSec = round(single["2xx"] / single.duration);
   run.result.ingestBatchRowsPerSec = round((batch["2xx"] * BATCH_ROWS) / batch.duration);
+  run.result.ingestNewWalletRowsPerSec = round((wallets["2xx"] * BATCH_ROWS) / wallets.duration);
+}
+
+/** Batches of 1,000 rows for `pick`'s players (null: a new wallet each), kept in `sent` for the COPY. */
+function batchLoad(run: Run, w: ReturnType<typeof writer>, pick: () => number | null, sent: CopyRow[]) {
+  return {
+    url: run.base,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/admin/sp-transactions/batch",
+        headers: ADMIN_HEADERS,
+        setupRequest: (req: AcRequest) => {
+          const rows = Array.from({ length: BATCH_ROWS }, () => w.newRow(pick()));
+          if (sent.length < 50_000) sent.push(...rows);
+          return { ...req, body: JSON.stringify({ rows }) };
+        },
+        onResponse: (status: number, body: string) => {
+          if (status !== 200) return;
+          for (const r of JSON.parse(body).data.results)
+            w.answered(r.row.externalId, r.created, r.row.userId);
+        },
+      },
+    ],
+  };
 }
 
 /** (e) Settles the event with `settleCount` open predictions (half of them won). */
@@ -554,12 +587,23 @@ async function restartAndCheck(run: Run): Promise<void> {
   });
   const reference = await ledgerWeekSp(db, weekStart, weekEnd);
   const bets = await betOutcome(db, players);
+  const copied = await copyRates(db, run.databaseUrl, run.batchRows, run.walletRows);
   await db.close();
+  Object.assign(run.result, {
+    copyRowsPerSec: copied.existingRowsPerSec,
+    copyNewWalletRowsPerSec: copied.newWalletRowsPerSec,
+    batchVsCopy: ratio(run.result.ingestBatchRowsPerSec!, copied.existingRowsPerSec),
+    newWalletVsCopy: ratio(run.result.ingestNewWalletRowsPerSec!, copied.newWalletRowsPerSec),
+  });
+  log(
+    `  COPY of the same rows: ${copied.existingRowsPerSec} rows/s existing, ${copied.newWalletRowsPerSec} new wallets`,
+  );
   let bad = compareMaps("ledger vs tracked", reference, run.tracked);
-  // Bets answered 201 are stored; a bet in flight when the load stopped may be stored unanswered (≤ connections).
+  // Bets answered 201 are stored; a bet in flight when the warm-up or the load stopped may be stored unanswered
+  // (≤ 2 × 50 connections).
   if (
     bets.bets < run.betsAccepted ||
-    bets.bets > run.betsAccepted + 50 ||
+    bets.bets > run.betsAccepted + 100 ||
     bets.unstaked + bets.wrongBalances > 0
   ) {
     log(`  bets: ${JSON.stringify(bets)} stored, ${run.betsAccepted} accepted`);
@@ -622,7 +666,12 @@ function table(results: EngineResult[]): string {
     ["(c) /me req/s (÷ bare)", (r) => `${r.meRps} (${r.meRatio})`],
     ["(c) /me p99 ms (÷ bare)", (r) => `${r.meP99Ms} (${x(r.meP99Ratio)})`],
     ["(d) ingest rows/s, one per request", (r) => String(r.ingestRowsPerSec)],
-    ["(d) ingest rows/s, batches of 1,000", (r) => String(r.ingestBatchRowsPerSec)],
+    ["(d) ingest rows/s, batches of 1,000 (÷ COPY)", (r) => `${r.ingestBatchRowsPerSec} (${r.batchVsCopy})`],
+    [
+      "(d) ingest rows/s, new wallets (÷ COPY)",
+      (r) => `${r.ingestNewWalletRowsPerSec} (${r.newWalletVsCopy})`,
+    ],
+    ["(d) COPY rows/s: existing / new wallets", (r) => `${r.copyRowsPerSec} / ${r.copyNewWalletRowsPerSec}`],
     ["(e) settle s", (r) => String(r.settleSec)],
     ["(i) bets/s on one event, p99 ms", (r) => `${r.betsPerSec}, ${r.betP99Ms}`],
     [
