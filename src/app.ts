@@ -26,7 +26,6 @@ import type { Database } from "./db/client.js";
 import type { Faucet } from "./demo/faucet.js";
 import { demoRoutes } from "./demo/routes.js";
 import { eventRoutes } from "./events/routes.js";
-import { benchCeilingRoute } from "./http/bench-ceiling.js";
 import { registerCaching, tagEncodedBodies } from "./http/caching.js";
 import { registerCompression } from "./http/compression.js";
 import { registerCors } from "./http/cors.js";
@@ -77,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
     // thousand characters reaches its route's schema and gets a 400 naming the field.
     frameworkErrors,
@@ -139,7 +138,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
     maxLagSeconds: config.indexerMaxLagSeconds,
   });
-  if (config.benchCeiling) await app.register(benchCeilingRoute);
   await app.register(authRoutes, { auth, providers: signInProviders(config), secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
   await app.register(adminRoutes, {

@@ -88,8 +88,12 @@ export interface Config {
   prizeDistributor: PrizeDistributorConfig | null;
   /** Serve live ranks from the in-memory rank cache (on) or straight from SQL (off). */
   rankCache: boolean;
-  /** Serve GET /bench/ceiling, the benchmark's static-JSON ceiling (never needed in production). */
-  benchCeiling: boolean;
+  /**
+   * TRUST_PROXY: whom to believe about the client's address (`x-forwarded-for`), as Fastify's `trustProxy`: false
+   * (the socket's address), true (any proxy), or the proxies' addresses / CIDRs. Behind a load
+   * balancer it must name the balancer, or every client shares its address and the per-IP rate limits.
+   */
+  trustProxy: boolean | string;
   logLevel: string;
   /** METRICS_TOKEN: bearer token GET /metrics requires; null leaves it open. */
   metricsToken: string | null;
@@ -386,7 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
     rafflePrizeSp: v.RAFFLE_PRIZE_SP,
     ...chainSettings(v, production, siweChainIds),
     rankCache: v.RANK_CACHE === "on",
-    benchCeiling: v.BENCH_CEILING === "on",
+    trustProxy: trustProxySetting(v.TRUST_PROXY),
     logLevel: v.LOG_LEVEL ?? (v.NODE_ENV === "test" ? "silent" : "info"),
     metricsToken: v.METRICS_TOKEN ?? null,
     autoFinalize: v.AUTO_FINALIZE,
@@ -429,6 +433,14 @@ function oidcOf(v: EnvValues): Config["oidc"] {
     fail("OIDC_AUTHORIZATION_URL", "needs OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL");
   }
   return issuer && audience && jwksUrl ? { issuer, audience, jwksUrl, authorizationUrl } : null;
+}
+
+function trustProxySetting(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  const bad = raw.split(",").find((a) => !/^[0-9a-fA-F.:]+(?:\/\d{1,3})?$/.test(a.trim()));
+  if (bad !== undefined) fail("TRUST_PROXY", `must be true, false or addresses/CIDRs, got ${quote(bad)}`);
+  return raw;
 }
 
 function appOriginsOf(v: EnvValues): string[] | null {

@@ -6,9 +6,11 @@
 export { type BettingWindow, bettingClosesAt, closedAtAfter, isOpenForBets } from "./betting-window.js";
 export {
   type EventRow,
+  eventOpenForBets,
   findEvent,
   findEvents,
   lockEvent,
+  lockEventAgainstBets,
   lockEventForBet,
   type StoredMarket,
   updateEvent,

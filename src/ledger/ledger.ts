@@ -4,7 +4,13 @@
  * inside the caller's transaction (the ledger keeps its maintained totals in the same one), and read credits.
  * Nothing else writes ledger rows.
  */
-export { appendCredits, type CreditReason, creditsBalance, hasCreditEntry } from "./credits.repository.js";
+export {
+  appendCredits,
+  appendWelcomeCredits,
+  type CreditReason,
+  creditsBalance,
+  hasCreditEntry,
+} from "./credits.repository.js";
 export {
   appendSpEntries,
   appendSpEntry,

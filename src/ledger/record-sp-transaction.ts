@@ -9,8 +9,7 @@ import type { SpType } from "../competition/competitive-sp.js";
 import type { Db, Tx } from "../db/client.js";
 import { GroupCommit } from "../db/group-commit.js";
 import { AppError } from "../errors.js";
-import { ensureWalletUser } from "../users/register-user.js";
-import { findUserIdsByWallets } from "../users/users.js";
+import { ensureWalletUsers } from "../users/register-user.js";
 import { appendSpEntries, type SpLedgerRow } from "./ledger.repository.js";
 
 export interface RecordSpInput {
@@ -90,13 +89,8 @@ async function appendRows(tx: Tx, deps: RecordSpDeps, inputs: RecordSpInput[]) {
   const wallets = [
     ...new Set(inputs.flatMap((i) => (i.wallet === undefined ? [] : [i.wallet.toLowerCase()]))),
   ].sort();
-  const walletUsers = await findUserIdsByWallets(tx, wallets);
-  for (const walletLower of wallets) {
-    if (walletUsers.has(walletLower)) continue;
-    // Unknown wallets are rare in a feed: created one by one (with welcome credits), like sign-in does.
-    const { user } = await ensureWalletUser(tx, { walletLower, welcomeCredits: deps.welcomeCredits ?? 0 });
-    walletUsers.set(walletLower, user.id);
-  }
+  // Unknown wallets (a feed's new players) are created set-based, with their welcome credits.
+  const walletUsers = await ensureWalletUsers(tx, wallets, deps.welcomeCredits ?? 0);
   return appendSpEntries(
     tx,
     deps.season,

@@ -15,6 +15,7 @@ import {
   closedAtAfter,
   type EventRow,
   lockEvent,
+  lockEventAgainstBets,
   type StoredMarket,
   updateEvent,
 } from "../events/events.js";
@@ -176,6 +177,9 @@ async function settleOnce(
 ): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
   const now = deps.clock.now();
   return (deps.bulkDb ?? deps.db).transaction(async (tx) => {
+    // First: wait for the bets in flight on the event (they hold its bet lock shared); later bets wait for this
+    // settlement to commit, then find the event closed.
+    await lockEventAgainstBets(tx, input.eventId);
     const event = await lockEvent(tx, input.eventId);
     if (!event) throw new AppError("NOT_FOUND", `Event ${input.eventId} not found`);
     const result = toEventResult(event, input.result);
