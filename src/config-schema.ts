@@ -139,7 +139,9 @@ export const EnvSchema = Type.Object({
   REFERRAL_REWARD_SP: int("SP of a redeemed referral", 500, 0, 1_000_000_000),
   RAFFLE_PRIZE_SP: int("SP of the daily raffle's winner", 1000, 0, 1_000_000_000),
   RANK_CACHE: onOff("serve live ranks from memory (on) or SQL (off)", "on"),
-  TRUST_PROXY: text("whom to believe about the client address (x-forwarded-for): false, true, or proxy addresses/CIDRs"),
+  TRUST_PROXY: text(
+    "whom to believe about the client address (x-forwarded-for): false, true, or proxy addresses/CIDRs",
+  ),
   LOG_LEVEL: text("pino level (default: info; silent under NODE_ENV=test)"),
   METRICS_TOKEN: secret("bearer GET /metrics requires; unset: open", undefined, 16),
   AUTO_FINALIZE: bool("one instance finalizes each ended week by itself", true),
