@@ -31,3 +31,10 @@ declare module "autocannon" {
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;
 }
+
+/** The slice of pg-copy-streams the bench uses (the package ships no types). */
+declare module "pg-copy-streams" {
+  import type { Writable } from "node:stream";
+  import type { Submittable } from "pg";
+  export function from(statement: string): Writable & Submittable;
+}

@@ -165,3 +165,36 @@ export function settleAwards(count: number, players: number): Map<string, number
   }
   return awards;
 }
+
+/** The event the bet phase bets on: scheduled, kickoff Sun 2026-03-15 18:00 UTC (after the bench's `now`). */
+export const BET_EVENT = "bench-bets";
+
+export async function buildBetEvent(database: Database): Promise<void> {
+  await database.db.execute(
+    sql`insert into events (id, sport, league, home_team, away_team, kickoff_at, status, warmup, markets)
+        values (${BET_EVENT}, 'football', 'Bench League', 'Home', 'Away', timestamptz '2026-03-15 18:00:00+00',
+                'scheduled', false,
+                '[{"key":"1x2","outcomes":[{"key":"home","label":"Home","oddsMilli":2150},{"key":"away","label":"Away","oddsMilli":1800}]}]'::jsonb)`,
+  );
+}
+
+/**
+ * What the bet phase left, from SQL: the bets on the bet event, those without their stake debit in the credits
+ * ledger, and the data set's players whose balance is not their starting 1,000 plus their credits-ledger rows.
+ */
+export async function betOutcome(
+  database: Database,
+  players: number,
+): Promise<{ bets: number; unstaked: number; wrongBalances: number }> {
+  const res = (await database.db.execute(
+    sql`select
+          (select count(*) from predictions where event_id = ${BET_EVENT})::int as bets,
+          (select count(*) from predictions p where p.event_id = ${BET_EVENT} and not exists
+             (select 1 from credits_ledger c where c.external_id = 'stake:' || p.id and c.amount = -p.stake))::int
+            as unstaked,
+          (select count(*) from (select user_id, sum(amount) as s from credits_ledger group by user_id) c
+             join users u on u.id = c.user_id where u.id <= ${players} and u.credits_balance <> 1000 + c.s)::int as wrong`,
+  )) as unknown as { rows: Array<{ bets: number; unstaked: number; wrong: number }> };
+  const r = res.rows[0]!;
+  return { bets: Number(r.bets), unstaked: Number(r.unstaked), wrongBalances: Number(r.wrong) };
+}

@@ -1,38 +1,47 @@
 /**
- * `npm run bench [-- --quick] [-- --players N] [-- --settle N] [-- --engine pglite|postgres]`: builds the data
- * set on the embedded database and, when DATABASE_URL is set, on PostgreSQL; starts the real service on each;
- * measures with autocannon (a) the same server's static-JSON ceiling, (b) ladder pages at offset 0 and deep,
- * (c) /api/competition/me for sampled players, (d) SP ingest through the admin API, one row per request and in
- * batches of 1,000, (e) settle of an event with many predictions, (g) ladder pages and /me while 500 rows/s of
- * ingest run, (h) finalize of the big week, (f) the server's peak RSS; and checks ladder pages, the Champions
- * ladder, /me and the finalize snapshot against a reference of its own (SQL over the ledger plus every row it
- * wrote), live and after a restart (exit 1 on any mismatch). Prints a table, then one `BENCH {json}` line per
- * engine. docs/performance.md describes it.
+ * `npm run bench [-- --quick] [-- --players N] [-- --settle N] [-- --engine pglite|postgres] [-- --profile]`:
+ * builds the data set on the embedded database and, when DATABASE_URL is set, on PostgreSQL; starts the real
+ * service on each as an operator runs it (bench/service.ts: production rate limits, clients spread over 20,000
+ * addresses through the trusted proxy's x-forwarded-for) and measures, each load after a warm-up:
+ * (a) the ceiling — a bare Fastify process (bench/bare-server.ts) answering the ladder and `/me` paths with the
+ * exact bytes the service answered for one real page and one real `/me`; (b) ladder pages at random offsets over
+ * the whole ladder; (c) `/me` of many players (pre-created sessions); (d) SP ingest, one row per request and in
+ * batches of 1,000 (existing players and new wallets), against COPY-speed bulk inserts of the same rows; (e) settle
+ * of an event with many predictions; (i) bets on one event by 200 players; (g) ladder and `/me` while 500 rows/s
+ * of ingest run; (h) finalize of the big week; (f) the peak RSS. Any non-2xx answer fails the run. Exactness is
+ * checked against the bench's own SQL and ranking (bench/reference.ts), live and after a restart. Prints a
+ * table, then one `BENCH {json}` line per engine; exit 1 on any failure. docs/performance.md describes it.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { openDatabase } from "../src/db/client.js";
 import { mulberry32 } from "../src/shared/prng.js";
-import { weekBounds } from "../src/shared/season.js";
 import { createScratchPostgres } from "../test/db.js";
+import { type CopyRow, copyRates } from "./copy.js";
 import {
   BENCH_SEASON,
   BENCH_SQL_TIMEOUT_MS,
+  BET_EVENT,
+  betOutcome,
+  buildBetEvent,
   buildDataset,
   buildSettleEvent,
   ledgerWeekSp,
   SETTLE_EVENT,
   settleAwards,
 } from "./dataset.js";
+import { flamegraph } from "./flamegraph.js";
+import { type AcRequest, failures, type LoadResult, load } from "./load.js";
+import { benchWeekBounds, checkService, compareMaps, sortLadder } from "./reference.js";
 import {
   ADMIN_HEADERS,
   FINALIZE_HEADERS,
   fetchJson,
   sessionCookies,
+  startBare,
   startServer,
   stopServer,
 } from "./service.js";
@@ -43,473 +52,590 @@ const { values: args } = parseArgs({
     players: { type: "string" },
     settle: { type: "string" },
     engine: { type: "string" },
+    profile: { type: "boolean", default: false },
   },
 });
 const quick = args.quick ?? false;
-const players = args.players ? Number(args.players) : quick ? 10_000 : 1_000_000;
+const players = args.players ? Number(args.players) : quick ? 100_000 : 1_000_000;
 /** Open predictions on the settled event (100,000 in the full run). */
 const settleCount = args.settle ? Number(args.settle) : quick ? 20_000 : 100_000;
 const BATCH_ROWS = 1000;
 const MIXED_INGEST_RPS = 500;
-const seconds = quick ? 3 : 10;
-const CONNECTIONS = 50;
-const SAMPLE = 1000;
-const season = {
-  seasonStart: new Date(BENCH_SEASON.seasonStart),
-  weekOneStart: new Date(BENCH_SEASON.weekOneStart),
-};
+const BET_PLAYERS = 200;
+const timing = { seconds: quick ? 3 : 10, warmupSec: quick ? 1 : 3 };
+/** Players with a session: `/me` is asked for each in turn (the first CHECKED are checked for exactness). */
+const SESSIONS = quick ? 5_000 : 20_000;
+const CHECKED = 1000;
 const W = BENCH_SEASON.liveWeek;
+const { start: weekStart, end: weekEnd } = benchWeekBounds(W);
+const profileRoot = args.profile ? join(process.cwd(), "bench-profiles") : null;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
+/** The figures of one engine; ratios are service ÷ bare (throughput) and service ÷ bare (p99). */
 interface EngineResult {
   engine: "pglite" | "postgres";
   players: number;
-  ceilingRps: number;
-  ceilingP99Ms: number;
-  ladderRps0: number;
-  ladderRpsDeep: number;
+  bareLadderRps: number;
+  bareLadderP99Ms: number;
+  bareMeRps: number;
+  bareMeP99Ms: number;
+  ladderRps: number;
   ladderP99Ms: number;
   meRps: number;
   meP99Ms: number;
+  ladderRatio: number;
+  ladderP99Ratio: number;
+  meRatio: number;
+  meP99Ratio: number;
+  ladderBytes: number;
+  meBytes: number;
   ingestRowsPerSec: number;
   ingestBatchRowsPerSec: number;
+  ingestNewWalletRowsPerSec: number;
+  copyRowsPerSec: number;
+  copyNewWalletRowsPerSec: number;
+  batchVsCopy: number;
+  newWalletVsCopy: number;
   settleSec: number;
+  betsPerSec: number;
+  betP99Ms: number;
   mixedLadderRps: number;
   mixedLadderP99Ms: number;
+  mixedLadderRatio: number;
   mixedMeRps: number;
   mixedMeP99Ms: number;
+  mixedMeRatio: number;
   mixedIngestRowsPerSec: number;
   finalizeSec: number;
   peakRssMb: number;
   ranksExactLive: boolean;
   ranksExact: boolean;
+  failures: number;
   buildSec: number;
   cacheLoadSec: number;
 }
 
 /** A row the bench writes: always a competitive PREDICTION row on an event of the live week. */
 interface BenchRow {
-  userId: string;
+  userId?: string;
+  wallet?: string;
   type: "PREDICTION";
   amount: number;
   eventId: string;
   externalId: string;
 }
 
+/** One engine's run: the service, the bench's reference, and the figures gathered so far. */
+interface Run {
+  engine: "pglite" | "postgres";
+  databaseUrl: string | null;
+  dataDir: string | null;
+  base: string;
+  server: ChildProcess;
+  /** Every player's SP of the live week: the ledger's at the start plus every row the bench wrote since. */
+  tracked: Map<string, number>;
+  /** Session cookies by player, in the order `/me` asks them; the first CHECKED are checked. */
+  cookies: Array<[number, string]>;
+  rnd: () => number;
+  /** Answers of write requests that were not what the bench sent. */
+  wrongAnswers: number;
+  betsAccepted: number;
+  /** Rows the batch loads sent (existing players; new wallets), for the COPY comparison. */
+  batchRows: CopyRow[];
+  walletRows: CopyRow[];
+  result: Partial<EngineResult>;
+}
+
+const round = (n: number) => Math.round(n);
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+const profileDir = (run: Run, phase: string) => {
+  if (!profileRoot) return undefined;
+  const dir = join(profileRoot, run.engine, phase);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
 async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
   log(
-    `\n== ${engine}: ${players.toLocaleString("en")} players, ${settleCount.toLocaleString("en")} predictions to settle ==`,
+    `\n== ${engine}: ${players.toLocaleString("en")} players, ${settleCount.toLocaleString("en")} to settle ==`,
   );
-  const buildStart = Date.now();
-  let dataDir: string | null = null;
-  let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | null = null;
-  if (engine === "pglite") dataDir = mkdtempSync(join(tmpdir(), "bench-pglite-"));
-  else scratch = await createScratchPostgres();
-  const databaseUrl = scratch?.url ?? null;
+  const scratch = engine === "postgres" ? await createScratchPostgres() : null;
+  const dataDir = engine === "pglite" ? mkdtempSync(join(tmpdir(), "bench-pglite-")) : null;
+  const failedBefore = failures.length;
+  const run = await prepare(engine, scratch?.url ?? null, dataDir);
+  try {
+    await startService(run, "reads");
+    await measureReads(run);
+    await nextPhase(run, "ingest");
+    await measureIngest(run);
+    await nextPhase(run, "settle");
+    await measureSettle(run);
+    await nextPhase(run, "bets");
+    await measureBets(run);
+    await nextPhase(run, "mixed");
+    await measureMixed(run);
+    await checkLive(run);
+    await restartAndCheck(run);
+    await finalizeAndCheck(run);
+    run.result.failures = failures.length - failedBefore;
+    return run.result as EngineResult;
+  } finally {
+    await stopServer(run.server);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (scratch) await scratch.drop();
+  }
+}
+
+/** Builds the data set and the sessions, and takes the reference's starting point from the ledger. */
+async function prepare(
+  engine: Run["engine"],
+  databaseUrl: string | null,
+  dataDir: string | null,
+): Promise<Run> {
+  const t = Date.now();
   const database = await openDatabase({ databaseUrl, dataDir, statementTimeoutMs: BENCH_SQL_TIMEOUT_MS });
   await buildDataset(database, players, log);
   await buildSettleEvent(database, settleCount, players);
-  const { start, end } = weekBounds(season, W);
-  // The reference starts from the bench's own SQL over the ledger (not the maintained aggregate); every row the
-  // bench writes later is added to it here, from what the bench sent, and it is re-derived from the ledger after
-  // the restart: the two must agree.
-  const tracked = await ledgerWeekSp(database, start, end);
-  const addRow = (r: { userId: string; amount: number }) =>
-    tracked.set(r.userId, (tracked.get(r.userId) ?? 0) + r.amount);
-
-  // Sessions for SAMPLE players: everyone at or near the Qualification cutoff line (ties included), players
-  // sharing a score with others, the rest random; the mixed phase writes rows for every one of them.
-  const initial = sortLadder(tracked);
+  await buildBetEvent(database);
+  const tracked = await ledgerWeekSp(database, weekStart, weekEnd);
+  // Sessions: everyone at or near the Qualification cutoff line (ties included) first, then random players.
   const rnd = mulberry32(2026);
-  const sampleIds = new Set<number>();
-  for (const e of initial.slice(0, 40)) sampleIds.add(Number(e.userId));
-  while (sampleIds.size < Math.min(SAMPLE, players)) sampleIds.add(1 + Math.floor(rnd() * players));
-  const cookies = await sessionCookies(database, sampleIds);
+  const ids = new Set<number>();
+  for (const e of sortLadder(tracked).slice(0, 40)) ids.add(Number(e.userId));
+  while (ids.size < Math.min(SESSIONS, players)) ids.add(1 + Math.floor(rnd() * players));
+  const cookies = [...(await sessionCookies(database, ids))];
   await database.close();
-  const buildSec = (Date.now() - buildStart) / 1000;
+  const buildSec = Number(((Date.now() - t) / 1000).toFixed(1));
+  log(`  data set and ${cookies.length} sessions: ${buildSec} s`);
+  return {
+    engine,
+    databaseUrl,
+    dataDir,
+    base: "",
+    server: null as unknown as ChildProcess,
+    tracked,
+    cookies,
+    rnd,
+    wrongAnswers: 0,
+    betsAccepted: 0,
+    batchRows: [],
+    walletRows: [],
+    result: { engine, players, buildSec },
+  };
+}
 
-  let { base, server } = await startServer(databaseUrl, dataDir, process.env.BENCH_CPU_PROF);
-  try {
-    await setClock(base, BENCH_SEASON.now);
-
-    // As in production, only the live week is unfinalized: finalize the ten earlier weeks (10,000 players each).
-    for (let w = 0; w < W; w++)
-      await fetchJson(`${base}/api/competition/finalize?week=${w}`, {
-        method: "POST",
-        headers: FINALIZE_HEADERS,
-      });
-
-    let t = Date.now();
-    await fetchJson(`${base}/api/competition/leaderboard?week=${W}&limit=50`);
-    const cacheLoadSec = (Date.now() - t) / 1000;
-    log(`  first ladder read (loads the rank cache): ${cacheLoadSec.toFixed(2)} s`);
-
-    // Idle reads.
-    const ceiling = await load({ url: `${base}/bench/ceiling` });
-    const ladder0 = await load({ url: `${base}/api/competition/leaderboard?week=${W}&offset=0&limit=50` });
-    const deep = Math.floor(players / 2);
-    const ladderDeep = await load({
-      url: `${base}/api/competition/leaderboard?week=${W}&offset=${deep}&limit=50`,
+/** Starts the service at the bench's `now`, finalizes the ten earlier weeks, loads the rank cache. */
+async function startService(run: Run, phase: string): Promise<void> {
+  ({ base: run.base, server: run.server } = await startServer(
+    run.databaseUrl,
+    run.dataDir,
+    profileDir(run, phase),
+  ));
+  await setClock(run.base, BENCH_SEASON.now);
+  // As in production, only the live week is unfinalized.
+  for (let w = 0; w < W; w++)
+    await fetchJson(`${run.base}/api/competition/finalize?week=${w}`, {
+      method: "POST",
+      headers: FINALIZE_HEADERS,
     });
-    const cookieList = [...cookies.values()];
-    let nextCookie = 0;
-    const meRequest = {
-      method: "GET",
-      path: `/api/competition/me?week=${W}`,
-      setupRequest: (req: AcRequest) => ({
-        ...req,
-        headers: { ...req.headers, cookie: cookieList[nextCookie++ % cookieList.length]! },
-      }),
-    };
-    const me = await load({ url: base, requests: [meRequest] });
+  const t = Date.now();
+  await fetchJson(`${run.base}/api/competition/leaderboard?week=${W}&limit=50`);
+  run.result.cacheLoadSec = Number(((Date.now() - t) / 1000).toFixed(2));
+  log(`  first ladder read (loads the rank cache): ${run.result.cacheLoadSec} s`);
+}
 
-    // Writes. Every row has a unique external id, so every 2xx must have created it (checked), and is tracked.
-    let seq = 0;
-    const newRow = (userId: number): BenchRow => {
+/**
+ * With --profile, each phase gets its own service process, so that its CPU profile (written when it stops) holds
+ * that phase only; the peak RSS is the largest of them.
+ */
+async function nextPhase(run: Run, phase: string): Promise<void> {
+  if (!profileRoot) return;
+  run.result.peakRssMb = Math.max(run.result.peakRssMb ?? 0, peakRss(run.server));
+  await stopServer(run.server);
+  await startService(run, phase);
+}
+
+/** A ladder page at a random offset over the whole ladder, 50 rows. */
+function ladderRequest(run: Run) {
+  const total = run.tracked.size;
+  return {
+    method: "GET",
+    path: `/api/competition/leaderboard?week=${W}&offset=0&limit=50`,
+    setupRequest: (req: AcRequest) => ({
+      ...req,
+      path: `/api/competition/leaderboard?week=${W}&offset=${Math.floor(run.rnd() * (total - 49))}&limit=50`,
+    }),
+  };
+}
+
+/** `/me` of the next player with a session, round-robin over all of them. */
+function meRequest(run: Run) {
+  let next = 0;
+  return {
+    method: "GET",
+    path: `/api/competition/me?week=${W}`,
+    setupRequest: (req: AcRequest) => ({
+      ...req,
+      headers: { ...req.headers, cookie: run.cookies[next++ % run.cookies.length]![1] },
+    }),
+  };
+}
+
+/**
+ * (a)–(c): fetches one real ladder page (random offset) and one real `/me` from the service, measures the bare
+ * server answering those bytes, stops it, then measures the service on random offsets and many players.
+ */
+async function measureReads(run: Run): Promise<void> {
+  const offset = Math.floor(run.rnd() * (run.tracked.size - 49));
+  const ladderRes = await fetch(
+    `${run.base}/api/competition/leaderboard?week=${W}&offset=${offset}&limit=50`,
+    {
+      headers: { "x-forwarded-for": "10.1.0.1" },
+    },
+  );
+  const meRes = await fetch(`${run.base}/api/competition/me?week=${W}`, {
+    headers: { cookie: run.cookies[CHECKED]![1], "x-forwarded-for": "10.1.0.1" },
+  });
+  if (!ladderRes.ok || !meRes.ok) throw new Error(`real answers: ${ladderRes.status}, ${meRes.status}`);
+  const bodies = {
+    ladder: Buffer.from(await ladderRes.arrayBuffer()),
+    me: Buffer.from(await meRes.arrayBuffer()),
+  };
+  run.result.ladderBytes = bodies.ladder.length;
+  run.result.meBytes = bodies.me.length;
+  log(`  real answers: ladder page ${bodies.ladder.length} bytes, /me ${bodies.me.length} bytes`);
+
+  const bare = await startBare(bodies, profileDir(run, "bare"));
+  let bareLadder: LoadResult;
+  let bareMe: LoadResult;
+  try {
+    bareLadder = await load("bare ladder", { url: bare.base, requests: [ladderRequest(run)] }, timing);
+    bareMe = await load("bare /me", { url: bare.base, requests: [meRequest(run)] }, timing);
+  } finally {
+    await stopServer(bare.server);
+  }
+  const ladder = await load(
+    "ladder (random offsets)",
+    { url: run.base, requests: [ladderRequest(run)] },
+    timing,
+  );
+  const me = await load("/me (many players)", { url: run.base, requests: [meRequest(run)] }, timing);
+  Object.assign(run.result, {
+    bareLadderRps: round(bareLadder.requests.average),
+    bareLadderP99Ms: bareLadder.latency.p99,
+    bareMeRps: round(bareMe.requests.average),
+    bareMeP99Ms: bareMe.latency.p99,
+    ladderRps: round(ladder.requests.average),
+    ladderP99Ms: ladder.latency.p99,
+    meRps: round(me.requests.average),
+    meP99Ms: me.latency.p99,
+    ladderRatio: ratio(ladder.requests.average, bareLadder.requests.average),
+    ladderP99Ratio: ratio(ladder.latency.p99, bareLadder.latency.p99),
+    meRatio: ratio(me.requests.average, bareMe.requests.average),
+    meP99Ratio: ratio(me.latency.p99, bareMe.latency.p99),
+  });
+}
+
+/**
+ * The bench's writes and their answers: every row has a unique external id, so every 2xx must have created it;
+ * the rows the bench sent (not what the service answers) join the reference.
+ */
+let seq = 0;
+function writer(run: Run) {
+  const pending = new Map<string, BenchRow>();
+  /** Rows sent again by `flush`: their first request's answer may still arrive, late, and is ignored. */
+  const flushed = new Set<string>();
+  const addRow = (r: { userId: string; amount: number }) =>
+    run.tracked.set(r.userId, (run.tracked.get(r.userId) ?? 0) + r.amount);
+  return {
+    addRow,
+    newRow(userId: number | null): BenchRow {
       seq++;
-      return {
-        userId: String(userId),
+      const row: BenchRow = {
+        ...(userId === null
+          ? { wallet: `0x${(0xbe0c0000000 + seq).toString(16).padStart(40, "0")}` }
+          : { userId: String(userId) }),
         type: "PREDICTION",
         amount: 10 * (1 + (seq % 7)),
         eventId: `bench-${W}-${1 + (seq % 21)}`,
-        externalId: `ingest:${engine}:${process.pid}:${seq}`,
+        externalId: `ingest:${run.engine}:${process.pid}:${seq}`,
       };
-    };
-    let wrongAnswers = 0;
-    // Rows sent and not answered yet, by external id: a response names its row's external id, and the row the
-    // bench sent (not the one the service answers) is added to the reference.
-    const pending = new Map<string, BenchRow>();
-    const send = (row: BenchRow) => {
       pending.set(row.externalId, row);
       return row;
-    };
-    const answered = (externalId: string, created: boolean) => {
+    },
+    /** The answer for a row: created, for the user the bench named (a new wallet's user is the service's). */
+    answered(externalId: string, created: boolean, userId: string) {
+      if (flushed.has(externalId)) return;
       const row = pending.get(externalId);
       pending.delete(externalId);
-      if (!row || !created) wrongAnswers++;
-      else addRow(row);
-    };
-    // Requests still in flight when a load phase ends may or may not have been written: sent again (idempotent
-    // on external id), each is in the ledger afterwards and joins the reference.
-    const flushPending = async () => {
+      if (!row || !created || (row.userId !== undefined && row.userId !== userId)) run.wrongAnswers++;
+      else addRow({ userId, amount: row.amount });
+    },
+    /** Rows in flight when a load ended may or may not be written: sent again (idempotent), then tracked. */
+    async flush() {
       const rows = [...pending.values()];
+      for (const r of rows) flushed.add(r.externalId);
       pending.clear();
       for (let i = 0; i < rows.length; i += BATCH_ROWS) {
         const chunk = rows.slice(i, i + BATCH_ROWS);
-        const res = await fetchJson(`${base}/api/admin/sp-transactions/batch`, {
+        const res = await fetchJson(`${run.base}/api/admin/sp-transactions/batch`, {
           method: "POST",
           headers: ADMIN_HEADERS,
           body: JSON.stringify({ rows: chunk }),
         });
         res.data.results.forEach((r: { row: { userId: string; amount: number } }, j: number) => {
           const sent = chunk[j]!;
-          if (r.row.userId !== sent.userId || r.row.amount !== sent.amount) wrongAnswers++;
-          addRow(sent);
+          if ((sent.userId !== undefined && r.row.userId !== sent.userId) || r.row.amount !== sent.amount)
+            run.wrongAnswers++;
+          addRow({ userId: r.row.userId, amount: sent.amount });
         });
       }
       if (rows.length > 0) log(`  ${rows.length} rows in flight at the end of the phase, sent again`);
-    };
-    const singleRowRequest = (pick: () => number) => ({
-      method: "POST",
-      path: "/api/admin/sp-transactions",
-      headers: ADMIN_HEADERS,
-      setupRequest: (req: AcRequest) => ({ ...req, body: JSON.stringify(send(newRow(pick()))) }),
-      onResponse: (status: number, body: string) => {
-        if (status < 300) answered(JSON.parse(body).data.externalId, status === 201);
-      },
-    });
-    const randomPlayer = () => 1 + Math.floor(rnd() * players);
-    const ingest = await load({ url: base, connections: 32, requests: [singleRowRequest(randomPlayer)] });
-    const ingestRowsPerSec = ingest["2xx"] / ingest.duration;
-    await flushPending();
+    },
+  };
+}
 
-    const batch = await load({
-      url: base,
+function singleRowRequest(w: ReturnType<typeof writer>, pick: () => number) {
+  return {
+    method: "POST",
+    path: "/api/admin/sp-transactions",
+    headers: ADMIN_HEADERS,
+    setupRequest: (req: AcRequest) => ({ ...req, body: JSON.stringify(w.newRow(pick())) }),
+    onResponse: (status: number, body: string) => {
+      if (status >= 300) return;
+      const { data } = JSON.parse(body);
+      w.answered(data.externalId, status === 201, data.userId);
+    },
+  };
+}
+
+/** (d) Ingest through the admin API: one row per request (32 connections), then batches of 1,000 (4). */
+async function measureIngest(run: Run): Promise<void> {
+  const w = writer(run);
+  const randomPlayer = () => 1 + Math.floor(run.rnd() * players);
+  const single = await load(
+    "ingest, one row per request",
+    { url: run.base, requests: [singleRowRequest(w, randomPlayer)] },
+    { ...timing, connections: 32 },
+  );
+  await w.flush();
+  const batch = await load("ingest, batches of 1,000", batchLoad(run, w, randomPlayer, run.batchRows), {
+    ...timing,
+    connections: 4,
+  });
+  await w.flush();
+  const wallets = await load(
+    "ingest, batches of 1,000 new wallets",
+    batchLoad(run, w, () => null, run.walletRows),
+    {
+      ...timing,
       connections: 4,
+    },
+  );
+  await w.flush();
+  run.result.ingestRowsPerSec = round(single["2xx"] / single.duration);
+  run.result.ingestBatchRowsPerSec = round((batch["2xx"] * BATCH_ROWS) / batch.duration);
+  run.result.ingestNewWalletRowsPerSec = round((wallets["2xx"] * BATCH_ROWS) / wallets.duration);
+}
+
+/** Batches of 1,000 rows for `pick`'s players (null: a new wallet each), kept in `sent` for the COPY. */
+function batchLoad(run: Run, w: ReturnType<typeof writer>, pick: () => number | null, sent: CopyRow[]) {
+  return {
+    url: run.base,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/admin/sp-transactions/batch",
+        headers: ADMIN_HEADERS,
+        setupRequest: (req: AcRequest) => {
+          const rows = Array.from({ length: BATCH_ROWS }, () => w.newRow(pick()));
+          if (sent.length < 50_000) sent.push(...rows);
+          return { ...req, body: JSON.stringify({ rows }) };
+        },
+        onResponse: (status: number, body: string) => {
+          if (status !== 200) return;
+          for (const r of JSON.parse(body).data.results)
+            w.answered(r.row.externalId, r.created, r.row.userId);
+        },
+      },
+    ],
+  };
+}
+
+/** (e) Settles the event with `settleCount` open predictions (half of them won). */
+async function measureSettle(run: Run): Promise<void> {
+  const t = Date.now();
+  const settled = await fetchJson(`${run.base}/api/admin/events/${SETTLE_EVENT}/result`, {
+    method: "POST",
+    headers: ADMIN_HEADERS,
+    body: JSON.stringify({ status: "finished", winningOutcome: "home" }),
+  });
+  run.result.settleSec = Number(((Date.now() - t) / 1000).toFixed(2));
+  if (settled.data.settled !== settleCount) run.wrongAnswers++;
+  const w = writer(run);
+  for (const [userId, amount] of settleAwards(settleCount, players)) w.addRow({ userId, amount });
+  log(`  settle ${settled.data.settled} predictions: ${run.result.settleSec} s`);
+}
+
+/** (i) Bets of 1 credit on one event by BET_PLAYERS players (their sessions), 50 connections. */
+async function measureBets(run: Run): Promise<void> {
+  const bettors = run.cookies.slice(0, BET_PLAYERS);
+  let next = 0;
+  let refusals = 0;
+  const body = JSON.stringify({ eventId: BET_EVENT, market: "1x2", outcome: "home", stake: 1 });
+  const bets = await load(
+    `bets on one event, ${BET_PLAYERS} players`,
+    {
+      url: run.base,
       requests: [
         {
           method: "POST",
-          path: "/api/admin/sp-transactions/batch",
-          headers: ADMIN_HEADERS,
-          setupRequest: (req: AcRequest) => {
-            const rows = Array.from({ length: BATCH_ROWS }, () => send(newRow(randomPlayer())));
-            return { ...req, body: JSON.stringify({ rows }) };
-          },
-          onResponse: (status: number, body: string) => {
-            if (status !== 200) return;
-            for (const r of JSON.parse(body).data.results) answered(r.row.externalId, r.created);
+          path: "/api/pred2earn/bet-placed",
+          headers: { "content-type": "application/json" },
+          body,
+          setupRequest: (req: AcRequest) => ({
+            ...req,
+            headers: { ...req.headers, cookie: bettors[next++ % bettors.length]![1] },
+          }),
+          onResponse: (status: number, answer: string) => {
+            if (status === 201) run.betsAccepted++;
+            else if (refusals++ < 3) log(`  bet answered ${status}: ${answer.slice(0, 200)}`);
           },
         },
       ],
-    });
-    const ingestBatchRowsPerSec = (batch["2xx"] * BATCH_ROWS) / batch.duration;
-    await flushPending();
-
-    // Settle an event with `settleCount` open predictions (half of them won).
-    t = Date.now();
-    const settled = await fetchJson(`${base}/api/admin/events/${SETTLE_EVENT}/result`, {
-      method: "POST",
-      headers: ADMIN_HEADERS,
-      body: JSON.stringify({ status: "finished", winningOutcome: "home" }),
-    });
-    const settleSec = (Date.now() - t) / 1000;
-    if (settled.data.settled !== settleCount) wrongAnswers++;
-    for (const [userId, amount] of settleAwards(settleCount, players)) addRow({ userId, amount });
-    log(`  settle ${settled.data.settled} predictions: ${settleSec.toFixed(2)} s`);
-
-    // Mixed: ladder pages, then /me, while a steady MIXED_INGEST_RPS of single-row ingest runs; the first rows
-    // go to the sampled players (every one of them receives at least one), the rest to random players.
-    const sampleList = [...sampleIds];
-    let mixedSeq = 0;
-    const mixedPick = () => {
-      const i = mixedSeq++;
-      return i < sampleList.length ? sampleList[i]! : randomPlayer();
-    };
-    const mixedIngestDone = load({
-      url: base,
-      // Enough connections that the response time does not cap the rate (500/s over 8 needs ≤ 16 ms each).
-      connections: 16,
-      overallRate: MIXED_INGEST_RPS,
-      duration: 2 * seconds + 1,
-      requests: [singleRowRequest(mixedPick)],
-    });
-    const mixedLadder = await load({
-      url: base,
-      requests: [
-        { method: "GET", path: `/api/competition/leaderboard?week=${W}&offset=0&limit=50` },
-        { method: "GET", path: `/api/competition/leaderboard?week=${W}&offset=${deep}&limit=50` },
-      ],
-    });
-    const mixedMe = await load({ url: base, requests: [meRequest] });
-    const mixedIngest = await mixedIngestDone;
-    const mixedIngestRowsPerSec = mixedIngest["2xx"] / mixedIngest.duration;
-    await flushPending();
-    if (mixedSeq < sampleList.length) log(`  warning: only ${mixedSeq} mixed rows, fewer than the sample`);
-
-    // Exactness while running (before any restart): the incremental feed path that served the reads above.
-    const sampleCookies = [...cookies];
-    let mismatches = wrongAnswers;
-    if (wrongAnswers > 0) log(`  ${wrongAnswers} write answers were not what the bench sent`);
-    if (databaseUrl) {
-      // PostgreSQL allows a second client: the ledger itself must equal what the bench tracked.
-      const live = await openDatabase({
-        databaseUrl,
-        dataDir: null,
-        poolSize: 1,
-        statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
-      });
-      mismatches += compareMaps("ledger (live) vs tracked", await ledgerWeekSp(live, start, end), tracked);
-      await live.close();
-    }
-    mismatches += await checkService(base, tracked, sampleCookies, "live");
-    const ranksExactLive = mismatches === 0;
-
-    // Restart (ranks must survive it); re-derive the reference from the ledger while the server is down.
-    let peakRssMb = peakRss(server);
-    await stopServer(server);
-    const verifyDb = await openDatabase({
-      databaseUrl,
-      dataDir,
-      poolSize: 1,
-      statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
-    });
-    const reference = await ledgerWeekSp(verifyDb, start, end);
-    await verifyDb.close();
-    let afterRestart = compareMaps("ledger vs tracked", reference, tracked);
-    ({ base, server } = await startServer(databaseUrl, dataDir, process.env.BENCH_CPU_PROF));
-    await setClock(base, BENCH_SEASON.now);
-    afterRestart += await checkService(base, reference, sampleCookies, "after restart");
-
-    // Finalize the big week once it has ended; its snapshot must hold the same ranks.
-    await setClock(base, BENCH_SEASON.afterLiveWeek);
-    t = Date.now();
-    const finalized = await fetchJson(`${base}/api/competition/finalize?week=${W}`, {
-      method: "POST",
-      headers: FINALIZE_HEADERS,
-    });
-    const finalizeSec = (Date.now() - t) / 1000;
-    log(
-      `  finalize week ${W}: ${finalized.data.qualification.participants} participants, ${finalizeSec.toFixed(2)} s`,
-    );
-    if (finalized.data.qualification.participants !== sortLadder(reference).length) afterRestart++;
-    afterRestart += await checkService(base, reference, [], "finalized snapshot");
-    const ranksExact = afterRestart === 0;
-
-    peakRssMb = Math.max(peakRssMb, peakRss(server));
-
-    const result: EngineResult = {
-      engine,
-      players,
-      ceilingRps: Math.round(ceiling.requests.average),
-      ceilingP99Ms: ceiling.latency.p99,
-      ladderRps0: Math.round(ladder0.requests.average),
-      ladderRpsDeep: Math.round(ladderDeep.requests.average),
-      ladderP99Ms: Math.max(ladder0.latency.p99, ladderDeep.latency.p99),
-      meRps: Math.round(me.requests.average),
-      meP99Ms: me.latency.p99,
-      ingestRowsPerSec: Math.round(ingestRowsPerSec),
-      ingestBatchRowsPerSec: Math.round(ingestBatchRowsPerSec),
-      settleSec: Number(settleSec.toFixed(2)),
-      mixedLadderRps: Math.round(mixedLadder.requests.average),
-      mixedLadderP99Ms: mixedLadder.latency.p99,
-      mixedMeRps: Math.round(mixedMe.requests.average),
-      mixedMeP99Ms: mixedMe.latency.p99,
-      mixedIngestRowsPerSec: Math.round(mixedIngestRowsPerSec),
-      finalizeSec: Number(finalizeSec.toFixed(2)),
-      peakRssMb,
-      ranksExactLive,
-      ranksExact,
-      buildSec: Number(buildSec.toFixed(1)),
-      cacheLoadSec: Number(cacheLoadSec.toFixed(2)),
-    };
-    for (const [name, r] of [
-      ["ceiling", ceiling],
-      ["ladder@0", ladder0],
-      [`ladder@${deep}`, ladderDeep],
-      ["me", me],
-      ["ingest", ingest],
-      ["batch", batch],
-      ["mixed ladder", mixedLadder],
-      ["mixed me", mixedMe],
-      ["mixed ingest", mixedIngest],
-    ] as const) {
-      if (r.non2xx > 0 || r.errors > 0)
-        log(`  warning: ${name} had ${r.non2xx} non-2xx and ${r.errors} errors`);
-    }
-    return result;
-  } finally {
-    await stopServer(server);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (scratch) await scratch.drop();
-  }
-}
-
-type AcRequest = Parameters<
-  NonNullable<NonNullable<Parameters<typeof autocannon>[0]["requests"]>[number]["setupRequest"]>
->[0];
-
-interface LadderEntry {
-  userId: string;
-  sp: number;
-}
-
-/** Ranked players (SP > 0) in ladder order: SP descending, then user id ascending (numerically). */
-function sortLadder(sp: Map<string, number>): LadderEntry[] {
-  return [...sp]
-    .filter(([, v]) => v > 0)
-    .map(([userId, v]) => ({ userId, sp: v }))
-    .sort((a, b) => b.sp - a.sp || Number(a.userId) - Number(b.userId));
-}
-
-/** Number of differing entries between two SP maps (zero entries count as absent); logs the first few. */
-function compareMaps(label: string, a: Map<string, number>, b: Map<string, number>): number {
-  let diff = 0;
-  for (const id of new Set([...a.keys(), ...b.keys()])) {
-    if ((a.get(id) ?? 0) !== (b.get(id) ?? 0)) {
-      if (diff < 5) log(`  ${label}: user ${id} has ${a.get(id) ?? 0} vs ${b.get(id) ?? 0}`);
-      diff++;
-    }
-  }
-  if (diff > 0) log(`  ${label}: ${diff} users differ`);
-  return diff;
+    },
+    timing,
+  );
+  run.result.betsPerSec = round(bets["2xx"] / bets.duration);
+  run.result.betP99Ms = bets.latency.p99;
 }
 
 /**
- * Compares what the service serves with the reference: Qualification pages at several offsets (the top, the
- * cutoff line with its ties, a quarter, the middle, the end), `total` and `cutoffSp`, the whole Champions
- * ladder (each row's SP from the reference, ranks consistent with those SPs), and `/me` of every sampled player
- * (rank and SP in both ladders). Returns the number of mismatches.
+ * (g) Ladder pages, then `/me`, while a steady MIXED_INGEST_RPS of single-row ingest runs; the first rows go to
+ * the checked players (every one of them receives at least one), the rest to random players.
  */
-async function checkService(
-  base: string,
-  reference: Map<string, number>,
-  sessions: Array<[number, string]>,
-  label: string,
-): Promise<number> {
-  const ladder = sortLadder(reference);
-  const sorted = ladder.map((e) => e.sp);
-  const countAbove = (sp: number) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid]! > sp) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+async function measureMixed(run: Run): Promise<void> {
+  const w = writer(run);
+  const checked = run.cookies.slice(0, CHECKED).map(([id]) => id);
+  let mixedSeq = 0;
+  const pick = () => {
+    const i = mixedSeq++;
+    return i < checked.length ? checked[i]! : 1 + Math.floor(run.rnd() * players);
   };
-  const rankOf = (sp: number) => (sp > 0 ? 1 + countAbove(sp) : null);
-  let bad = 0;
-  const miss = (what: string) => {
-    if (bad < 10) log(`  ${label}: ${what}`);
-    bad++;
-  };
-  const cutoffSp = sorted[24] ?? null;
-  const lastAtCutoff = cutoffSp === null ? 0 : countAbove(cutoffSp - 1);
-  const offsets = [
-    0,
-    Math.max(0, lastAtCutoff - 50),
-    Math.floor(ladder.length / 4),
-    Math.floor(ladder.length / 2),
-    Math.max(0, ladder.length - 100),
-  ];
-  for (const offset of offsets) {
-    const page = (await fetchJson(`${base}/api/competition/leaderboard?week=${W}&offset=${offset}&limit=100`))
-      .data;
-    if (page.total !== ladder.length) miss(`total ${page.total} ≠ ${ladder.length}`);
-    if (page.cutoffSp !== cutoffSp) miss(`cutoffSp ${page.cutoffSp} ≠ ${cutoffSp}`);
-    const expected = ladder.slice(offset, offset + 100);
-    if (page.rows.length !== expected.length)
-      miss(`page @${offset}: ${page.rows.length} rows ≠ ${expected.length}`);
-    page.rows.forEach((row: { userId: string; competitiveSp: number; rank: number }, i: number) => {
-      const e = expected[i];
-      if (!e || row.userId !== e.userId || row.competitiveSp !== e.sp || row.rank !== rankOf(e.sp))
-        miss(
-          `page @${offset} row ${i}: ${JSON.stringify(row)} ≠ ${JSON.stringify(e)} rank ${e && rankOf(e.sp)}`,
-        );
-    });
-  }
-  let champions: Array<{ userId: string; competitiveSp: number; rank: number }> = [];
-  for (let offset = 0; ; offset += 100) {
-    const page = (
-      await fetchJson(
-        `${base}/api/competition/leaderboard?week=${W}&type=champions&offset=${offset}&limit=100`,
-      )
-    ).data;
-    champions = champions.concat(page.rows);
-    if (page.rows.length < 100) break;
-  }
-  const champSp = champions.map((r) => reference.get(r.userId) ?? 0);
-  champions.forEach((row, i) => {
-    const sp = champSp[i]!;
-    const rank = 1 + champSp.filter((x) => x > sp).length;
-    if (row.competitiveSp !== sp || row.rank !== rank)
-      miss(`champions ${JSON.stringify(row)}: sp ${sp} rank ${rank}`);
-    if (
-      i > 0 &&
-      (champSp[i - 1]! < sp ||
-        (champSp[i - 1] === sp && Number(champions[i - 1]!.userId) > Number(row.userId)))
-    )
-      miss(`champions out of order at ${i}`);
-  });
-  for (let i = 0; i < sessions.length; i += 25) {
-    await Promise.all(
-      sessions.slice(i, i + 25).map(async ([id, cookie]) => {
-        const body = await fetchJson(`${base}/api/competition/me?week=${W}`, { headers: { cookie } });
-        const sp = reference.get(String(id)) ?? 0;
-        const { qualification: q, champions: c } = body.data;
-        if (q.rank !== rankOf(sp) || q.competitiveSp !== sp || c.competitiveSp !== sp)
-          miss(`me ${id}: ${JSON.stringify(q)} ≠ sp ${sp} rank ${rankOf(sp)}`);
-        const inChampions = champions.find((r) => r.userId === String(id));
-        if ((c.rank ?? null) !== (inChampions?.rank ?? null)) miss(`me ${id}: champions rank ${c.rank}`);
-      }),
-    );
-  }
-  log(
-    `  ${label}: checked ${offsets.length} pages, ${champions.length} Champions rows, ${sessions.length} /me: ${bad} mismatches`,
+  const ingestDone = load(
+    "mixed: ingest",
+    {
+      url: run.base,
+      overallRate: MIXED_INGEST_RPS,
+      duration: 2 * timing.seconds + 2 * timing.warmupSec + 1,
+      requests: [singleRowRequest(w, pick)],
+    },
+    { ...timing, warmupSec: 0, connections: 16 },
   );
-  return bad;
+  const ladder = await load("mixed: ladder", { url: run.base, requests: [ladderRequest(run)] }, timing);
+  const me = await load("mixed: /me", { url: run.base, requests: [meRequest(run)] }, timing);
+  const ingest = await ingestDone;
+  await w.flush();
+  if (mixedSeq < checked.length)
+    log(`  warning: only ${mixedSeq} mixed rows, fewer than the checked players`);
+  Object.assign(run.result, {
+    mixedLadderRps: round(ladder.requests.average),
+    mixedLadderP99Ms: ladder.latency.p99,
+    mixedLadderRatio: ratio(ladder.requests.average, run.result.bareLadderRps!),
+    mixedMeRps: round(me.requests.average),
+    mixedMeP99Ms: me.latency.p99,
+    mixedMeRatio: ratio(me.requests.average, run.result.bareMeRps!),
+    mixedIngestRowsPerSec: round(ingest["2xx"] / ingest.duration),
+  });
+}
+
+/** Exactness while running: on PostgreSQL the ledger itself against the tracked reference; the service's pages. */
+async function checkLive(run: Run): Promise<void> {
+  let mismatches = run.wrongAnswers;
+  if (run.wrongAnswers > 0) log(`  ${run.wrongAnswers} write answers were not what the bench sent`);
+  if (run.databaseUrl) {
+    const live = await openDatabase({
+      databaseUrl: run.databaseUrl,
+      dataDir: null,
+      poolSize: 1,
+      statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+    });
+    mismatches += compareMaps(
+      "ledger (live) vs tracked",
+      await ledgerWeekSp(live, weekStart, weekEnd),
+      run.tracked,
+    );
+    await live.close();
+  }
+  mismatches += await checkService(run.base, run.tracked, run.cookies.slice(0, CHECKED), "live");
+  run.result.ranksExactLive = mismatches === 0;
+}
+
+/**
+ * Stops the service, re-derives the reference from the ledger (it must equal the tracked one) and checks the bets
+ * in SQL, restarts the service and checks it against the re-derived reference.
+ */
+async function restartAndCheck(run: Run): Promise<void> {
+  run.result.peakRssMb = Math.max(run.result.peakRssMb ?? 0, peakRss(run.server));
+  await stopServer(run.server);
+  const db = await openDatabase({
+    databaseUrl: run.databaseUrl,
+    dataDir: run.dataDir,
+    poolSize: 1,
+    statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+  });
+  const reference = await ledgerWeekSp(db, weekStart, weekEnd);
+  const bets = await betOutcome(db, players);
+  const copied = await copyRates(db, run.databaseUrl, run.batchRows, run.walletRows);
+  await db.close();
+  Object.assign(run.result, {
+    copyRowsPerSec: copied.existingRowsPerSec,
+    copyNewWalletRowsPerSec: copied.newWalletRowsPerSec,
+    batchVsCopy: ratio(run.result.ingestBatchRowsPerSec!, copied.existingRowsPerSec),
+    newWalletVsCopy: ratio(run.result.ingestNewWalletRowsPerSec!, copied.newWalletRowsPerSec),
+  });
+  log(
+    `  COPY of the same rows: ${copied.existingRowsPerSec} rows/s existing, ${copied.newWalletRowsPerSec} new wallets`,
+  );
+  let bad = compareMaps("ledger vs tracked", reference, run.tracked);
+  // Bets answered 201 are stored; a bet in flight when the warm-up or the load stopped may be stored unanswered
+  // (≤ 2 × 50 connections).
+  if (
+    bets.bets < run.betsAccepted ||
+    bets.bets > run.betsAccepted + 100 ||
+    bets.unstaked + bets.wrongBalances > 0
+  ) {
+    log(`  bets: ${JSON.stringify(bets)} stored, ${run.betsAccepted} accepted`);
+    bad++;
+  }
+  run.tracked = reference;
+  ({ base: run.base, server: run.server } = await startServer(
+    run.databaseUrl,
+    run.dataDir,
+    profileDir(run, "restart"),
+  ));
+  await setClock(run.base, BENCH_SEASON.now);
+  bad += await checkService(run.base, reference, run.cookies.slice(0, CHECKED), "after restart");
+  run.result.ranksExact = bad === 0;
+}
+
+/** (h) Finalizes the big week once it has ended; its snapshot must hold the same ranks. */
+async function finalizeAndCheck(run: Run): Promise<void> {
+  await setClock(run.base, BENCH_SEASON.afterLiveWeek);
+  const t = Date.now();
+  const finalized = await fetchJson(`${run.base}/api/competition/finalize?week=${W}`, {
+    method: "POST",
+    headers: FINALIZE_HEADERS,
+  });
+  run.result.finalizeSec = Number(((Date.now() - t) / 1000).toFixed(2));
+  log(
+    `  finalize week ${W}: ${finalized.data.qualification.participants} participants, ${run.result.finalizeSec} s`,
+  );
+  let bad = finalized.data.qualification.participants !== sortLadder(run.tracked).length ? 1 : 0;
+  bad += await checkService(run.base, run.tracked, [], "finalized snapshot");
+  run.result.ranksExact = run.result.ranksExact! && bad === 0;
+  run.result.peakRssMb = Math.max(run.result.peakRssMb!, peakRss(run.server));
 }
 
 async function setClock(base: string, now: string): Promise<void> {
@@ -526,34 +652,33 @@ function peakRss(p: ChildProcess): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-async function load(opts: Parameters<typeof autocannon>[0]) {
-  const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
-  const path = opts.requests?.[0]?.path ?? new URL(opts.url).pathname + new URL(opts.url).search;
-  log(
-    `  ${path}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors`,
-  );
-  return r;
-}
-
 function table(results: EngineResult[]): string {
+  const x = (r: number) => `${r}×`;
   const rows: Array<[string, (r: EngineResult) => string]> = [
     ["players", (r) => r.players.toLocaleString("en")],
     ["data set build (s)", (r) => String(r.buildSec)],
     ["rank cache load (s)", (r) => String(r.cacheLoadSec)],
-    ["(a) ceiling req/s", (r) => String(r.ceilingRps)],
-    ["(a) ceiling p99 ms", (r) => String(r.ceilingP99Ms)],
-    ["(b) ladder @0 req/s", (r) => `${r.ladderRps0} (${pct(r.ladderRps0, r.ceilingRps)})`],
-    ["(b) ladder deep req/s", (r) => `${r.ladderRpsDeep} (${pct(r.ladderRpsDeep, r.ceilingRps)})`],
-    ["(b) ladder p99 ms", (r) => `${r.ladderP99Ms} (${ratio(r.ladderP99Ms, r.ceilingP99Ms)})`],
-    ["(c) me req/s", (r) => `${r.meRps} (${pct(r.meRps, r.ceilingRps)})`],
-    ["(c) me p99 ms", (r) => `${r.meP99Ms} (${ratio(r.meP99Ms, r.ceilingP99Ms)})`],
+    ["real answers: ladder page / me bytes", (r) => `${r.ladderBytes} / ${r.meBytes}`],
+    ["(a) bare ladder req/s, p99 ms", (r) => `${r.bareLadderRps}, ${r.bareLadderP99Ms}`],
+    ["(a) bare /me req/s, p99 ms", (r) => `${r.bareMeRps}, ${r.bareMeP99Ms}`],
+    ["(b) ladder req/s (÷ bare)", (r) => `${r.ladderRps} (${r.ladderRatio})`],
+    ["(b) ladder p99 ms (÷ bare)", (r) => `${r.ladderP99Ms} (${x(r.ladderP99Ratio)})`],
+    ["(c) /me req/s (÷ bare)", (r) => `${r.meRps} (${r.meRatio})`],
+    ["(c) /me p99 ms (÷ bare)", (r) => `${r.meP99Ms} (${x(r.meP99Ratio)})`],
     ["(d) ingest rows/s, one per request", (r) => String(r.ingestRowsPerSec)],
-    ["(d) ingest rows/s, batches of 1,000", (r) => String(r.ingestBatchRowsPerSec)],
+    ["(d) ingest rows/s, batches of 1,000 (÷ COPY)", (r) => `${r.ingestBatchRowsPerSec} (${r.batchVsCopy})`],
+    [
+      "(d) ingest rows/s, new wallets (÷ COPY)",
+      (r) => `${r.ingestNewWalletRowsPerSec} (${r.newWalletVsCopy})`,
+    ],
+    ["(d) COPY rows/s: existing / new wallets", (r) => `${r.copyRowsPerSec} / ${r.copyNewWalletRowsPerSec}`],
     ["(e) settle s", (r) => String(r.settleSec)],
-    ["(g) mixed: ladder req/s", (r) => `${r.mixedLadderRps} (${pct(r.mixedLadderRps, r.ceilingRps)})`],
-    ["(g) mixed: ladder p99 ms", (r) => String(r.mixedLadderP99Ms)],
-    ["(g) mixed: me req/s", (r) => `${r.mixedMeRps} (${pct(r.mixedMeRps, r.ceilingRps)})`],
-    ["(g) mixed: me p99 ms", (r) => String(r.mixedMeP99Ms)],
+    ["(i) bets/s on one event, p99 ms", (r) => `${r.betsPerSec}, ${r.betP99Ms}`],
+    [
+      "(g) mixed: ladder req/s (÷ bare), p99",
+      (r) => `${r.mixedLadderRps} (${r.mixedLadderRatio}), ${r.mixedLadderP99Ms}`,
+    ],
+    ["(g) mixed: /me req/s (÷ bare), p99", (r) => `${r.mixedMeRps} (${r.mixedMeRatio}), ${r.mixedMeP99Ms}`],
     ["(g) mixed: ingest rows/s", (r) => String(r.mixedIngestRowsPerSec)],
     ["(h) finalize s", (r) => String(r.finalizeSec)],
     ["(f) peak RSS MB", (r) => String(r.peakRssMb)],
@@ -564,8 +689,14 @@ function table(results: EngineResult[]): string {
   return [head, ...rows.map(([name, f]) => `| ${name} | ${results.map(f).join(" | ")} |`)].join("\n");
 }
 
-const pct = (a: number, b: number) => `${Math.round((a / b) * 100)} %`;
-const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}× ceiling`;
+/** A flame graph (SVG) beside every CPU profile under `root`, and each one's top self-time functions. */
+function renderProfiles(root: string): void {
+  for (const entry of readdirSync(root, { recursive: true, encoding: "utf8" })) {
+    if (!entry.endsWith(".cpuprofile")) continue;
+    const file = join(root, entry);
+    log(`\n${file} (flame graph: .svg beside it)\n${flamegraph(file, 12).join("\n")}`);
+  }
+}
 
 async function main() {
   const engines: Array<"pglite" | "postgres"> = args.engine
@@ -580,7 +711,9 @@ async function main() {
     const { buildSec: _b, cacheLoadSec: _c, ...line } = r;
     console.log(`BENCH ${JSON.stringify(line)}`);
   }
-  if (results.some((r) => !r.ranksExact || !r.ranksExactLive)) process.exitCode = 1;
+  if (profileRoot) renderProfiles(profileRoot);
+  for (const f of failures) console.log(`FAILED ${f}`);
+  if (failures.length > 0 || results.some((r) => !r.ranksExact || !r.ranksExactLive)) process.exitCode = 1;
 }
 
 main().catch((err) => {

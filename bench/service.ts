@@ -1,18 +1,32 @@
 /**
- * The service under measurement, as the bench scripts (run.ts, profile-route.ts) start it: the real
- * `src/server.ts` in a child process on a free port, over the engine the data set was built on, with the bench's
- * season and secrets, no rate limits, and the static ceiling route on; optionally writing V8 CPU profiles.
+ * The service under measurement, as the bench (run.ts) starts it: the real
+ * `src/server.ts` in a child process on a free port, over the engine the data set was built on, as an operator
+ * runs it behind a load balancer: secrets drawn at random for the run, the default log level (one line per
+ * request, written to a file), the production rate limits on reads, sign-in and finalize, each client's address
+ * taken from `x-forwarded-for` set by the trusted proxy on loopback (TRUST_PROXY), and the write limit raised for
+ * the bet phase (200 players placing 2,000 bets/s is 600 a minute each, ten times the default). NODE_ENV stays
+ * `development` only because the bench moves the clock (TEST_CLOCK, refused in production); what production adds
+ * besides is the `Secure` cookie flag and the HSTS header. Optionally writes V8 CPU profiles. `startBare` starts
+ * the ceiling (bench/bare-server.ts) as a separate process.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { openSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { insertSession } from "../src/auth/auth.repository.js";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { signSessionToken } from "../src/auth/session-token.js";
 import type { Database } from "../src/db/client.js";
 import { BENCH_SEASON } from "./dataset.js";
+import { clientAddress } from "./load.js";
 
-export const ADMIN_TOKEN = "bench-admin-token";
-export const FINALIZE_SECRET = "bench-finalize-secret";
-export const JWT_SECRET = "bench-jwt-secret-0123456789abcdef0123456789";
+const randomSecret = () => randomBytes(24).toString("hex");
+export const ADMIN_TOKEN = randomSecret();
+export const FINALIZE_SECRET = randomSecret();
+export const JWT_SECRET = randomSecret();
+/** The write limit per signed-in player during the bench (the default is 60 a minute). */
+export const BENCH_WRITE_PER_MIN = 1_000_000;
 export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
 export const FINALIZE_HEADERS = { "x-competition-finalize-secret": FINALIZE_SECRET };
 
@@ -27,6 +41,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A PostgreSQL array literal of plain values (no quotes or commas in them), one parameter. */
+const pgArray = (values: string[]) => `{${values.join(",")}}`;
+
 /** Session cookies of `userIds`, stored in the data set before the service starts. */
 export async function sessionCookies(
   database: Database,
@@ -34,10 +51,20 @@ export async function sessionCookies(
 ): Promise<Map<number, string>> {
   const key = new TextEncoder().encode(JWT_SECRET);
   const cookies = new Map<number, string>();
+  const rows: Array<{ id: string; userId: string; expiresAt: string }> = [];
   for (const id of userIds) {
     const { token, claims } = await signSessionToken(key, String(id), new Date(BENCH_SEASON.now));
-    await insertSession(database.db, claims.sessionId, BigInt(id), claims.expiresAt);
+    rows.push({ id: claims.sessionId, userId: String(id), expiresAt: claims.expiresAt.toISOString() });
     cookies.set(id, `session=${token}`);
+  }
+  for (let i = 0; i < rows.length; i += 5000) {
+    const chunk = rows.slice(i, i + 5000);
+    await database.db.execute(
+      sql`insert into sessions (id, user_id, expires_at)
+          select * from unnest(${pgArray(chunk.map((r) => r.id))}::text[],
+                               ${pgArray(chunk.map((r) => r.userId))}::bigint[],
+                               ${pgArray(chunk.map((r) => r.expiresAt))}::timestamptz[])`,
+    );
   }
   return cookies;
 }
@@ -51,10 +78,12 @@ export async function startServer(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profile = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const logFile = openSync(join(tmpdir(), `bench-service-${process.pid}.log`), "a");
   const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "development",
+      TRUST_PROXY: "127.0.0.1",
       PORT: String(port),
       HOST: "127.0.0.1",
       ...(url ? { DATABASE_URL: url } : { DATABASE_URL: "", DATA_DIR: dataDir! }),
@@ -67,16 +96,44 @@ export async function startServer(
       TEST_CLOCK: "1",
       // The bench finalizes (and times) the weeks itself.
       AUTO_FINALIZE: "false",
-      BENCH_CEILING: "on",
       PROTOCOL_INCENTIVE_USDC: "500",
-      RATE_LIMIT_READ_PER_MIN: "1000000000",
-      RATE_LIMIT_WRITE_PER_MIN: "1000000000",
-      RATE_LIMIT_AUTH_PER_MIN: "1000000000",
-      RATE_LIMIT_FINALIZE_PER_MIN: "1000000000",
-      LOG_LEVEL: "warn",
+      RATE_LIMIT_READ_PER_MIN: "",
+      RATE_LIMIT_WRITE_PER_MIN: String(BENCH_WRITE_PER_MIN),
+      RATE_LIMIT_AUTH_PER_MIN: "",
+      RATE_LIMIT_FINALIZE_PER_MIN: "",
+      LOG_LEVEL: "",
     },
+    stdio: ["ignore", logFile, "inherit"],
+  });
+  return waitReady(server, base);
+}
+
+/**
+ * The ceiling: bench/bare-server.ts in its own process, answering the ladder and `/me` paths with `ladder` and
+ * `me`, byte for byte.
+ */
+export async function startBare(
+  bodies: { ladder: Buffer; me: Buffer },
+  cpuProfDir?: string,
+): Promise<{ base: string; server: ChildProcess }> {
+  const port = await freePort();
+  const file = join(tmpdir(), `bench-bare-${process.pid}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ ladder: bodies.ladder.toString("base64"), me: bodies.me.toString("base64") }),
+  );
+  const profile = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const server = spawn(process.execPath, [...profile, "--import", "tsx", "bench/bare-server.ts"], {
+    env: { ...process.env, PORT: String(port), BARE_BODIES: file, NODE_ENV: "production" },
     stdio: ["ignore", "inherit", "inherit"],
   });
+  return waitReady(server, `http://127.0.0.1:${port}`);
+}
+
+async function waitReady(
+  server: ChildProcess,
+  base: string,
+): Promise<{ base: string; server: ChildProcess }> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
@@ -98,9 +155,11 @@ export async function stopServer(server: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The JSON body of a request that must succeed. */
+/** The JSON body of a request that must succeed, sent from the next client address. */
 export async function fetchJson(url: string, init?: RequestInit): Promise<any> {
-  const res = await fetch(url, init);
+  // From one of the load's client addresses: the service limits each address as in production.
+  const headers = { "x-forwarded-for": clientAddress(), ...(init?.headers as Record<string, string>) };
+  const res = await fetch(url, { ...init, headers });
   const body = await res.json();
   if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${url} → ${res.status} ${JSON.stringify(body)}`);
   return body;

@@ -18,7 +18,6 @@ import { chainRoutes } from "./chain/routes.js";
 import { cliIdentityRoute, cliRoutes } from "./cli/routes.js";
 import type { AdjustableClock } from "./clock.js";
 import { lastFinalizedWeek } from "./competition/auto-finalize.js";
-import { benchCeilingRoute } from "./competition/bench-ceiling.js";
 import type { CompetitionDeps } from "./competition/competition-deps.js";
 import { RankCache } from "./competition/rank-cache/rank-cache.js";
 import { competitionRoutes } from "./competition/routes.js";
@@ -41,6 +40,7 @@ import { registerShutdownGate } from "./http/shutdown.js";
 import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
+import { spAppendGroup } from "./ledger/record-sp-transaction.js";
 import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
@@ -76,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     // Router errors (bad percent-encoding, over-long path parameters) answer the envelope; a path id of a few
     // thousand characters reaches its route's schema and gets a 400 naming the field.
     frameworkErrors,
@@ -142,7 +142,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
     maxLagSeconds: config.indexerMaxLagSeconds,
   });
-  if (config.benchCeiling) await app.register(benchCeilingRoute);
   await app.register(authRoutes, { auth, providers: signInProviders(config), secureCookie });
   await app.register(competitionRoutes, { deps: competition, finalizeSecret: config.finalizeSecret });
   await app.register(adminRoutes, {
@@ -154,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       adminToken: config.adminToken,
       testClock: config.testClock,
       welcomeCredits: config.welcomeCredits,
+      spAppends: spAppendGroup({ db, season, welcomeCredits: config.welcomeCredits }),
       spPerUsdc: config.spPerUsdc,
       rafflePrizeSp: config.rafflePrizeSp,
     },

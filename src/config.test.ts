@@ -68,6 +68,16 @@ describe("loadConfig defaults", () => {
     });
   });
 
+  it("reads TRUST_PROXY as off, true, or the proxies' addresses and CIDRs, and names a bad entry", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.1, 192.168.0.0/16,::1" }).trustProxy).toBe(
+      "10.0.0.1, 192.168.0.0/16,::1",
+    );
+    expect(configError({ TRUST_PROXY: "10.0.0.1,lb.internal" }).message).toContain('"lb.internal"');
+  });
+
   it("treats empty strings as unset", () => {
     const c = loadConfig({ PORT: "", DATABASE_URL: "", TEST_CLOCK: "", APP_ORIGINS: "", JWT_SECRET: "" });
     expect(c.port).toBe(3000);

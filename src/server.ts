@@ -13,6 +13,7 @@ import { type AppDeps, buildApp } from "./app.js";
 import { startChainJobs } from "./chain/chain-jobs.js";
 import type { RunningJobs } from "./chain/job-runner.js";
 import { AdjustableClock } from "./clock.js";
+import { backfillPrizeTrees } from "./competition/backfill-prize-trees.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type Database, databaseOptions, openDatabase } from "./db/client.js";
 import { openRedis, waitForRedis } from "./http/redis-client.js";
@@ -88,6 +89,8 @@ export async function startService(
   }
   // After Redis, the cheaper check: a start that fails should fail fast.
   const database: Database = await step("database", config, () => openDatabase(databaseOptions(config)));
+  // Before serving: reads of prize trees never write, so the weeks finalized before trees were stored get theirs.
+  await step("database", config, () => backfillPrizeTrees(database.db));
   const clock = new AdjustableClock();
   await extras.prepare?.({ database, config, clock });
   const app = await buildApp({ config, database, clock, redis, demo: extras.demo });

@@ -34,3 +34,11 @@ export function buildEventBody(over: Record<string, unknown> = {}): EventUpsertI
     ...over,
   } as EventUpsertInput;
 }
+
+/**
+ * A version-1 bet body (`POST /api/pred2earn/bet-placed`) on `eventId`: market "1x2", outcome "home", stake 10
+ * credits. Any field can be set through `over`.
+ */
+export function buildBetBody(eventId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return { eventId, market: "1x2", outcome: "home", stake: 10, ...over };
+}

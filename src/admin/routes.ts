@@ -15,8 +15,13 @@ import { presentFee } from "../fees/presenters.js";
 import { recordProtocolFee } from "../fees/record-fee.js";
 import { hasAdminToken } from "../http/admin-token.js";
 import { ok, okSchema } from "../http/envelope.js";
+import type { TypedApp } from "../http/typed-app.js";
 import { presentSpRow } from "../ledger/presenters.js";
-import { recordSpTransaction, recordSpTransactions } from "../ledger/record-sp-transaction.js";
+import {
+  type RecordSpDeps,
+  recordSpTransaction,
+  recordSpTransactions,
+} from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
 import { StringEnum, UsdcString } from "../shared/schema-types.js";
@@ -40,6 +45,8 @@ export interface AdminDeps {
   adminToken: string;
   testClock: boolean;
   welcomeCredits: number;
+  /** The app's group commit of single SP rows (record-sp-transaction.ts). */
+  spAppends: RecordSpDeps["spAppends"];
   spPerUsdc: number;
   rafflePrizeSp: number;
 }
@@ -47,7 +54,6 @@ export interface AdminDeps {
 export async function adminRoutes(instance: FastifyInstance, opts: { deps: AdminDeps }) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { deps } = opts;
-  const tags = ["admin"];
 
   app.addHook("onRequest", async (request) => {
     if (!hasAdminToken(request.headers.authorization, deps.adminToken)) {
@@ -55,6 +61,32 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
     }
   });
 
+  eventUpsertRoute(app, deps);
+  spTransactionRoute(app, deps);
+  spBatchRoute(app, deps);
+  protocolFeeRoute(app, deps);
+  settleEventRoute(app, deps);
+  raffleDrawRoute(app, deps);
+  clockRoute(app, deps);
+}
+
+const tags = ["admin"];
+
+const SpRow = Type.Object(
+  {
+    id: Type.String(),
+    userId: Type.String(),
+    type: StringEnum(SP_TYPES),
+    amount: Type.Integer(),
+    eventId: Type.Union([Type.String(), Type.Null()]),
+    externalId: Type.String(),
+    createdAt: Type.String(),
+  },
+  { title: "SpLedgerRow" },
+);
+
+/** PUT /api/admin/events/:id: create or update an event and its odds. */
+function eventUpsertRoute(app: TypedApp, deps: AdminDeps): void {
   app.put(
     "/api/admin/events/:id",
     {
@@ -73,19 +105,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       return ok(presentEvent(event));
     },
   );
+}
 
-  const SpRow = Type.Object(
-    {
-      id: Type.String(),
-      userId: Type.String(),
-      type: StringEnum(SP_TYPES),
-      amount: Type.Integer(),
-      eventId: Type.Union([Type.String(), Type.Null()]),
-      externalId: Type.String(),
-      createdAt: Type.String(),
-    },
-    { title: "SpLedgerRow" },
-  );
+/** POST /api/admin/sp-transactions: one SP row (group-committed), idempotent on its externalId. */
+function spTransactionRoute(app: TypedApp, deps: AdminDeps): void {
   app.post(
     "/api/admin/sp-transactions",
     {
@@ -103,7 +126,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       return ok(presentSpRow(row));
     },
   );
+}
 
+/** POST /api/admin/sp-transactions/batch: up to 1,000 SP rows in one transaction, all or nothing. */
+function spBatchRoute(app: TypedApp, deps: AdminDeps): void {
   app.post(
     "/api/admin/sp-transactions/batch",
     {
@@ -139,7 +165,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       });
     },
   );
+}
 
+/** POST /api/admin/protocol-fees: record one protocol fee, idempotent on (txHash, logIndex). */
+function protocolFeeRoute(app: TypedApp, deps: AdminDeps): void {
   const Fee = Type.Object(
     {
       txHash: Type.String(),
@@ -166,7 +195,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       return ok(presentFee(fee));
     },
   );
+}
 
+/** POST /api/admin/events/:id/result: settle an event and its open predictions once. */
+function settleEventRoute(app: TypedApp, deps: AdminDeps): void {
   app.post(
     "/api/admin/events/:id/result",
     {
@@ -203,7 +235,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       return ok({ event: presentEvent(event), settled, alreadySettled });
     },
   );
+}
 
+/** POST /api/admin/raffle/draw: draw an ended day's raffle once. */
+function raffleDrawRoute(app: TypedApp, deps: AdminDeps): void {
   app.post(
     "/api/admin/raffle/draw",
     {
@@ -246,7 +281,10 @@ export async function adminRoutes(instance: FastifyInstance, opts: { deps: Admin
       });
     },
   );
+}
 
+/** PUT /api/admin/clock: pin the service's clock (TEST_CLOCK=1 only). */
+function clockRoute(app: TypedApp, deps: AdminDeps): void {
   // Always routed, so the document (and the SDK generated from it) has it; without TEST_CLOCK=1 it answers 404
   // as an unknown route would (SPEC §7).
   app.put(

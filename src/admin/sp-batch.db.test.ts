@@ -63,6 +63,43 @@ async function newUser(i: number): Promise<string> {
 }
 
 describe("POST /api/admin/sp-transactions/batch", () => {
+  it("creates a batch's new wallets together: one user each, welcome credits once, display names", async () => {
+    const res = await batch([
+      { wallet: wallet(70), type: "RAFFLE", amount: 3, externalId: "nw-1" },
+      { wallet: wallet(71), type: "RAFFLE", amount: 4, externalId: "nw-2" },
+      { wallet: wallet(70).toLowerCase(), type: "RAFFLE", amount: 5, externalId: "nw-3" },
+      { wallet: wallet(72), type: "RAFFLE", amount: 6, externalId: "nw-4" },
+    ]);
+    expect(res.status).toBe(200);
+    const ids = res.body.data.results.map((r: { row: { userId: string } }) => r.row.userId);
+    expect(ids[0]).toBe(ids[2]);
+    expect(new Set(ids).size).toBe(3);
+    const users = await q<{ wallet: string; display_name: string; credits: string; welcome: string }>(
+      sql`select u.wallet, lower(u.display_name) as display_name, u.credits_balance::text as credits,
+                 (select count(*) from credits_ledger c where c.user_id = u.id and c.reason = 'WELCOME'
+                    and c.amount = 1000 and c.external_id = 'welcome:' || u.id)::text as welcome
+          from users u where u.wallet = any(${textArray([70, 71, 72].map((i) => wallet(i).toLowerCase()))})
+          order by u.wallet`,
+    );
+    // WELCOME_CREDITS is 1,000 by default: granted once each, with its credit row.
+    expect(users).toEqual(
+      [70, 71, 72].map((i) => ({
+        wallet: wallet(i).toLowerCase(),
+        display_name: `0xbaba…${i.toString(16).padStart(4, "0")}`, // checksummed; compared in lower case
+        credits: "1000",
+        welcome: "1",
+      })),
+    );
+    expect(await totalSp(ids[0])).toBe(8); // 3 + 5
+    // The same wallets again: found, not created again, no second welcome.
+    const again = await batch([{ wallet: wallet(71), type: "RAFFLE", amount: 1, externalId: "nw-5" }]);
+    expect(again.body.data.results[0].row.userId).toBe(ids[1]);
+    const welcomes = await q<{ n: string }>(
+      sql`select count(*)::text as n from credits_ledger where external_id = ${`welcome:${ids[1]}`}`,
+    );
+    expect(welcomes[0]!.n).toBe("1");
+  });
+
   it("appends every row, creates unknown wallets once, answers per row in request order", async () => {
     const users = await q<{ n: string }>(sql`select count(*)::text as n from users`);
     const res = await batch([

@@ -11,6 +11,7 @@ import { generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildBetBody } from "../../test/factories.js";
 import { OIDC_AUDIENCE, OIDC_ISSUER, startTestIssuer, type TestIssuer } from "../../test/oidc-issuer.js";
 import { bet, dataOf, expectError, putEvent } from "../../test/player-api.js";
 
@@ -86,8 +87,7 @@ describe("POST /api/auth/oidc with a valid ID token", () => {
   it("starts a new user with WELCOME_CREDITS (1000), granted once", async () => {
     const first = await signInOidc(await issuer.token("carol", NOW));
     await signInOidc(await issuer.token("carol", NOW)); // a second sign-in grants nothing
-    const stake = (stake: number) =>
-      bet(t, first.cookie, { eventId: "oidc-ev", market: "1x2", outcome: "home", stake });
+    const stake = (stake: number) => bet(t, first.cookie, buildBetBody("oidc-ev", { stake }));
     expectError(await stake(1001), 409, "INSUFFICIENT_CREDITS");
     expect(dataOf(await stake(1000), 201).balance).toBe(0); // 1000 − 1000
   });
@@ -233,8 +233,7 @@ describe("linking an identity to a wallet account", () => {
     expect(alone.user).toEqual(linked.user);
     expect(dataOf(await session(alone.cookie)).user.id).toBe(wallet.userId);
     // One user, one welcome grant: 1000 credits, not 2000.
-    const stake = (stake: number) =>
-      bet(t, alone.cookie, { eventId: "oidc-ev", market: "1x2", outcome: "home", stake });
+    const stake = (stake: number) => bet(t, alone.cookie, buildBetBody("oidc-ev", { stake }));
     expectError(await stake(1001), 409, "INSUFFICIENT_CREDITS");
     expect(dataOf(await stake(1000), 201).balance).toBe(0);
   });
@@ -265,11 +264,7 @@ describe("logout", () => {
     expect(cleared.value).toBe("");
 
     expectError(await session(a.cookie), 401, "UNAUTHENTICATED");
-    expectError(
-      await bet(t, a.cookie, { eventId: "oidc-ev", market: "1x2", outcome: "home", stake: 1 }),
-      401,
-      "UNAUTHENTICATED",
-    );
+    expectError(await bet(t, a.cookie, buildBetBody("oidc-ev", { stake: 1 })), 401, "UNAUTHENTICATED");
     expect(dataOf(await session(b.cookie)).user.id).toBe(a.user.id);
     // Logging out without a session is harmless.
     expect(dataOf(await call(t.app, { method: "POST", url: "/api/auth/logout" }))).toEqual({});

@@ -20,6 +20,7 @@ import {
   weekSp,
 } from "../../test/chain/chain-world.js";
 import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
+import { buildMarket } from "../../test/factories.js";
 import { betV2, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
@@ -36,15 +37,7 @@ describe("attacks 1 and 2", () => {
 
   it("attack 1: a bettor cannot choose their own odds (event at 1.5; a won 1 USDC bet is 150 SP, not 50,000)", async () => {
     await putEvent(w.t, "atk-odds", {
-      markets: [
-        {
-          key: "1x2",
-          outcomes: [
-            { key: "home", label: "Home", odds: 1.5 },
-            { key: "away", label: "Away", odds: 2.5 },
-          ],
-        },
-      ],
+      markets: [buildMarket("1x2", ["home", "Home", 1.5], ["away", "Away", 2.5])],
     });
     const p = await w.newPlayer();
     // The attack as the issue replays it: placeBet(keccak("ev/1x2"), 0, 1000000, 500000), the former signature.

@@ -32,6 +32,7 @@ import {
   weekSp,
 } from "../../test/chain/chain-world.js";
 import { LOCAL_CHAIN_ID } from "../../test/chain/local-chain.js";
+import { buildMarket } from "../../test/factories.js";
 import { startTestIssuer } from "../../test/oidc-issuer.js";
 import {
   betV2,
@@ -287,15 +288,7 @@ describe("what the contract refuses", () => {
     await w.betting.setOddsSigner(privateKeyToAddress(attackerKey));
     try {
       await putEvent(w.t, "c-rogue", {
-        markets: [
-          {
-            key: "1x2",
-            outcomes: [
-              { key: "home", label: "Home", odds: 1.5 },
-              { key: "away", label: "Away", odds: 2.5 },
-            ],
-          },
-        ],
+        markets: [buildMarket("1x2", ["home", "Home", 1.5], ["away", "Away", 2.5])],
       });
       const p = await w.newPlayer();
       const forged = await w.betting.sign(

@@ -46,24 +46,8 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 }
 
 export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
-  if (ctx.config.env === "production") {
-    throw new AppError("FORBIDDEN", "seed-demo does not run with NODE_ENV=production");
-  }
-  if (!Number.isSafeInteger(input.players) || input.players < 0 || input.players > MAX_PLAYERS) {
-    throw new AppError("VALIDATION_FAILED", `--players must be an integer from 0 to ${MAX_PLAYERS}`);
-  }
-  if (input.seed.length === 0 || input.seed.length > 100) {
-    throw new AppError("VALIDATION_FAILED", "--seed must be 1 to 100 characters");
-  }
-  const startedAt = performance.now();
-  const timingsMs: Record<string, number> = {};
-  let lap = startedAt;
-  const time = (phase: string) => {
-    const t = performance.now();
-    timingsMs[phase] = Math.round(t - lap);
-    lap = t;
-  };
-
+  assertSeedInput(ctx, input);
+  const timer = phaseTimer();
   const season = seasonOf(ctx.config);
   const now = ctx.clock.now();
   await deriveDemoWallets(input.seed, input.players);
@@ -76,55 +60,156 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
     welcomeCredits: ctx.config.welcomeCredits,
     dailyCredits: ctx.config.dailyCredits,
   });
-  time("generate");
-
-  // Events, one transaction per competition week: open (scheduled) until the timeline posts their result.
-  let eventsCreated = 0;
-  let eventsSettledBefore = 0;
-  await inShortTransactions(ctx.database.db, demo.events, async (db, e) => {
-    const body = assertValid(EventUpsertBody, { ...e.body, status: "scheduled" }, e.id);
-    try {
-      if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) eventsCreated++;
-    } catch (err) {
-      // A settled event can no longer change status: it stays as it is.
-      if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
-      eventsSettledBefore++;
-    }
-  });
-  time("events");
-
+  timer.lap("generate");
+  const events = await upsertDemoEvents(ctx, demo, season);
+  timer.lap("events");
   const users = await signUpDemoPlayers(ctx, demo);
-  time("players");
-
+  timer.lap("players");
   const predictions = await placeDemoPredictions(ctx, demo, input.seed, users);
-  time("timeline");
-
-  // Fixtures under way now: bets were placed while they were open, now they are live.
-  const live = demo.events.filter((e) => e.body.status === "live");
-  await inShortTransactions(ctx.database.db, live, async (db, e) => {
-    await upsertEvent({ db, clock: ctx.clock, season }, e.id, e.body);
-  });
+  timer.lap("timeline");
+  await markLiveEvents(ctx, demo, season);
   const referrals =
     ctx.config.referralRewardSp > 0
       ? await redeemDemoReferrals(ctx, demo, users)
       : { referrers: 0, redeemed: 0 };
-  time("live-and-referrals");
+  timer.lap("live-and-referrals");
+  const rowsCreated = await recordDemoSpRows(ctx, demo, season);
+  timer.lap("ledger");
+  const feesCreated = await recordDemoFees(ctx, demo);
+  timer.lap("fees");
+  const finalized = await finalizeDemoWeeks(ctx, demo);
+  timer.lap("finalize");
+  return {
+    seed: input.seed,
+    tag: demo.tag,
+    now: now.toISOString(),
+    currentWeek: demo.currentWeek,
+    weeks: { first: demo.weeks[0], last: demo.weeks.at(-1) },
+    players: {
+      generated: demo.players.length,
+      signedUp: demo.signedUp.length,
+      created: users.created,
+      referred: users.referred,
+      byTier: countBy(demo.players, (p) => p.tier),
+    },
+    events: eventsSummary(demo, events),
+    picks: { total: demo.picks.length, unaffordable: demo.unaffordable, actions: demo.actions.length },
+    ...predictions,
+    referrals,
+    spRows: spRowsSummary(demo, rowsCreated),
+    fees: feesSummary(demo, feesCreated),
+    finalized,
+    elapsedMs: timer.elapsedMs(),
+    timingsMs: timer.timingsMs,
+  };
+}
 
-  // The chain feed's SP of the USDC bets not reported to the app.
-  const spRows = demo.spRows;
-  let rowsCreated = 0;
-  await inShortTransactions(ctx.database.db, spRows, async (db, r) => {
+type DemoSeason = ReturnType<typeof buildDemoSeason>;
+type SeasonOf = ReturnType<typeof seasonOf>;
+
+/** Refuses production and out-of-range options (400 VALIDATION_FAILED). */
+function assertSeedInput(ctx: CliContext, input: SeedDemoInput): void {
+  if (ctx.config.env === "production") {
+    throw new AppError("FORBIDDEN", "seed-demo does not run with NODE_ENV=production");
+  }
+  if (!Number.isSafeInteger(input.players) || input.players < 0 || input.players > MAX_PLAYERS) {
+    throw new AppError("VALIDATION_FAILED", `--players must be an integer from 0 to ${MAX_PLAYERS}`);
+  }
+  if (input.seed.length === 0 || input.seed.length > 100) {
+    throw new AppError("VALIDATION_FAILED", "--seed must be 1 to 100 characters");
+  }
+}
+
+/** Milliseconds per phase (each `lap` closes the phase since the previous one) and in all. */
+function phaseTimer() {
+  const startedAt = performance.now();
+  const timingsMs: Record<string, number> = {};
+  let last = startedAt;
+  return {
+    timingsMs,
+    lap(phase: string) {
+      const t = performance.now();
+      timingsMs[phase] = Math.round(t - last);
+      last = t;
+    },
+    elapsedMs: () => Math.round(performance.now() - startedAt),
+  };
+}
+
+/** Events, one transaction per competition week: open (scheduled) until the timeline posts their result. */
+async function upsertDemoEvents(ctx: CliContext, demo: DemoSeason, season: SeasonOf) {
+  let created = 0;
+  let settledBefore = 0;
+  await inShortTransactions(ctx.database.db, demo.events, async (db, e) => {
+    const body = assertValid(EventUpsertBody, { ...e.body, status: "scheduled" }, e.id);
+    try {
+      if ((await upsertEvent({ db, clock: ctx.clock, season }, e.id, body)).created) created++;
+    } catch (err) {
+      // A settled event can no longer change status: it stays as it is.
+      if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
+      settledBefore++;
+    }
+  });
+  return { created, settledBefore };
+}
+
+function eventsSummary(demo: DemoSeason, counts: { created: number; settledBefore: number }) {
+  return {
+    total: demo.events.length,
+    created: counts.created,
+    updated: demo.events.length - counts.created - counts.settledBefore,
+    settledBefore: counts.settledBefore,
+    byStatus: countBy(demo.events, (e) => e.body.status ?? "scheduled"),
+    warmup: demo.events.filter((e) => e.body.warmup).length,
+  };
+}
+
+function spRowsSummary(demo: DemoSeason, created: number) {
+  return {
+    total: demo.spRows.length,
+    created,
+    replayed: demo.spRows.length - created,
+    byType: countBy(demo.spRows, (r) => r.type),
+  };
+}
+
+function feesSummary(demo: DemoSeason, created: number) {
+  return {
+    total: demo.fees.length,
+    created,
+    totalUsdc: formatUsdc(demo.fees.reduce((s, f) => s + parseUsdc(f.amountUsdc), 0n)),
+  };
+}
+
+/** Fixtures under way now: bets were placed while they were open, now they are live. */
+async function markLiveEvents(ctx: CliContext, demo: DemoSeason, season: SeasonOf): Promise<void> {
+  const live = demo.events.filter((e) => e.body.status === "live");
+  await inShortTransactions(ctx.database.db, live, async (db, e) => {
+    await upsertEvent({ db, clock: ctx.clock, season }, e.id, e.body);
+  });
+}
+
+/** The chain feed's SP of the USDC bets not reported to the app; returns how many rows were created. */
+async function recordDemoSpRows(ctx: CliContext, demo: DemoSeason, season: SeasonOf): Promise<number> {
+  let created = 0;
+  await inShortTransactions(ctx.database.db, demo.spRows, async (db, r) => {
     const deps = { db, season, welcomeCredits: ctx.config.welcomeCredits };
-    if ((await recordSpTransaction(deps, r)).created) rowsCreated++;
+    if ((await recordSpTransaction(deps, r)).created) created++;
   });
-  time("ledger");
+  return created;
+}
 
-  let feesCreated = 0;
+/** The protocol fees; returns how many were created. */
+async function recordDemoFees(ctx: CliContext, demo: DemoSeason): Promise<number> {
+  let created = 0;
   await inShortTransactions(ctx.database.db, demo.fees, async (db, f) => {
-    if ((await recordProtocolFee(db, f)).created) feesCreated++;
+    if ((await recordProtocolFee(db, f)).created) created++;
   });
-  time("fees");
+  return created;
+}
 
+/** Finalizes the ended weeks in order (a week finalized before answers `alreadyFinalized`). */
+async function finalizeDemoWeeks(ctx: CliContext, demo: DemoSeason) {
   const deps = competitionDeps(ctx);
   const finalized = [];
   for (const week of demo.finalizeWeeks) {
@@ -139,46 +224,5 @@ export async function seedDemoCommand(ctx: CliContext, input: SeedDemoInput) {
       distributedUsdc: formatUsdc(r.pool.distributedMicro),
     });
   }
-  time("finalize");
-
-  const elapsedMs = Math.round(performance.now() - startedAt);
-  return {
-    seed: input.seed,
-    tag: demo.tag,
-    now: now.toISOString(),
-    currentWeek: demo.currentWeek,
-    weeks: { first: demo.weeks[0], last: demo.weeks.at(-1) },
-    players: {
-      generated: demo.players.length,
-      signedUp: demo.signedUp.length,
-      created: users.created,
-      referred: users.referred,
-      byTier: countBy(demo.players, (p) => p.tier),
-    },
-    events: {
-      total: demo.events.length,
-      created: eventsCreated,
-      updated: demo.events.length - eventsCreated - eventsSettledBefore,
-      settledBefore: eventsSettledBefore,
-      byStatus: countBy(demo.events, (e) => e.body.status ?? "scheduled"),
-      warmup: demo.events.filter((e) => e.body.warmup).length,
-    },
-    picks: { total: demo.picks.length, unaffordable: demo.unaffordable, actions: demo.actions.length },
-    ...predictions,
-    referrals,
-    spRows: {
-      total: spRows.length,
-      created: rowsCreated,
-      replayed: spRows.length - rowsCreated,
-      byType: countBy(spRows, (r) => r.type),
-    },
-    fees: {
-      total: demo.fees.length,
-      created: feesCreated,
-      totalUsdc: formatUsdc(demo.fees.reduce((s, f) => s + parseUsdc(f.amountUsdc), 0n)),
-    },
-    finalized,
-    elapsedMs,
-    timingsMs,
-  };
+  return finalized;
 }

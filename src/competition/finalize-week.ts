@@ -15,10 +15,9 @@ import { isChampionsEnabled, weekBounds } from "../shared/season.js";
 import { findDisplayInfo } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { nextWeekEligibility } from "./eligibility.js";
-import { weekPool } from "./get-pool-estimate.js";
-import { prizeTreeOf } from "./get-prize-tree.js";
 import { presentWeekFinalized } from "./presenters.js";
 import { insertPrizeTree } from "./prize-tree.repository.js";
+import { prizeTreeOf } from "./prize-tree-of.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
 import {
@@ -30,6 +29,7 @@ import {
   snapshotQualification,
 } from "./snapshot.repository.js";
 import { Standings } from "./standings.js";
+import { weekPool } from "./week-pool.js";
 import { type FinalizeOutcome, summarizeWeek, type WeekResult } from "./week-result.js";
 
 /**

@@ -7,7 +7,6 @@
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
 import { findDisplayInfo } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
-import { weekPool } from "./get-pool-estimate.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import {
   CUTOFFS,
@@ -20,6 +19,7 @@ import {
   withinCutoff,
 } from "./ranking.js";
 import { Standings } from "./standings.js";
+import { weekPool } from "./week-pool.js";
 
 export interface LadderRow {
   rank: number;

@@ -5,11 +5,12 @@ import { checksumWallet } from "../users/presenters.js";
 import type { LadderPage } from "./get-ladder-page.js";
 import type { Meta } from "./get-meta.js";
 import type { MyStatus } from "./get-my-status.js";
-import type { WeekPool } from "./get-pool-estimate.js";
-import type { MyPrizeClaim, PublishedPrizeTree } from "./get-prize-tree.js";
+import type { PublishedPrizeTree } from "./get-prize-tree.js";
+import type { MyPrizeClaim } from "./my-prize-claim.js";
 import { LEAF_ENCODING } from "./prize-tree.js";
 import { PRIZE_SPLIT_PCT } from "./prizes.js";
 import { CHAMPIONS_CUTOFF, PAID_RANKS, QUALIFICATION_CUTOFF } from "./ranking.js";
+import type { WeekPool } from "./week-pool.js";
 import type { FinalizeOutcome, WeekResult } from "./week-result.js";
 
 const usdcOrNull = (m: bigint | null) => (m === null ? null : formatUsdc(m));

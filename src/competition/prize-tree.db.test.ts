@@ -1,7 +1,8 @@
 /**
  * A Champions winner without a wallet (identity sign-in only): their prize is listed as awaiting in their week's
  * tree, and once they link a wallet it is carried into the tree of the next week finalized, whose leaf for them
- * pays it; no root ever changes and nothing is carried twice.
+ * pays it; no root ever changes and nothing is carried twice. Reading a tree never stores one: a week finalized
+ * before trees were stored gets its tree from the start-up back-fill.
  *
  * Season of the test config: week 0 = [Mon 2026-11-02, Tue 2026-11-10), week 1 = [11-10, 11-17), week 2 =
  * [11-17, 11-24), week 3 = [11-24, 12-01). PROTOCOL_INCENTIVE_USDC = 100, no fees: every week's pool is 100 USDC.
@@ -9,12 +10,15 @@
  * Week 1: Ida 900 (rank 1: 35 % = 35 USDC), W 800 (rank 2: 30 % = 30 USDC). Weeks 2 and 3: no SP, no prizes.
  */
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
+import { sql } from "drizzle-orm";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { call, createTestApp, FINALIZE, signedSiwe, type TestApp, testKey } from "../../test/app.js";
 import { addSp, getData, NO_RATE_LIMITS, putEvent, setNow } from "../../test/competition-api.js";
 import { startTestIssuer, type TestIssuer } from "../../test/oidc-issuer.js";
 import { dataOf } from "../../test/player-api.js";
+import { backfillPrizeTrees } from "./backfill-prize-trees.js";
+import { weeksWithoutPrizeTree } from "./prize-tree.repository.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 let issuer: TestIssuer;
@@ -184,4 +188,27 @@ it("never carries a prize twice", async () => {
     leaves: [],
     carried: [],
   });
+});
+
+it("reads never store a tree: a week finalized before trees were stored gets its own prizes' tree from the start-up back-fill, once", async () => {
+  // As a week finalized before migration 0009: its tree is not stored.
+  await t.database.db.execute(sql`delete from prize_trees where week = 1`);
+  expect((await call(t.app, { method: "GET", url: "/api/competition/weeks/1/prize-tree" })).status).toBe(409);
+  expect(await weeksWithoutPrizeTree(t.database.db)).toEqual([1]);
+
+  expect(await backfillPrizeTrees(t.database.db)).toEqual([1]);
+  // Week 1's own prizes over the accounts as they stand now (Ida has linked a wallet): 35 + 30 USDC, no arrears.
+  const tree = await getData(t, "/api/competition/weeks/1/prize-tree");
+  expect(tree.totalMicro).toBe("65000000");
+  expect(tree.carried).toEqual([]);
+  expect(
+    StandardMerkleTree.of(
+      [
+        ["1", idaWallet, "35000000"],
+        ["1", w.wallet, "30000000"],
+      ],
+      tree.leafEncoding,
+    ).root,
+  ).toBe(tree.root);
+  expect(await backfillPrizeTrees(t.database.db)).toEqual([]);
 });

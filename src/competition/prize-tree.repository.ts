@@ -3,9 +3,9 @@
  * PrizeClaimed logs the chain job runner records (idempotent on chain id, tx hash, log index; deleted above a fork
  * after a reorganisation).
  */
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/client.js";
-import { prizeClaims, prizeTrees } from "../db/schema.js";
+import { competitionWeeks, prizeClaims, prizeTrees } from "../db/schema.js";
 import type { PrizeTree } from "./prize-tree.js";
 
 interface StoredLeaf {
@@ -142,4 +142,15 @@ export async function claimedAccounts(
       ),
     );
   return new Set(found.map((r) => r.account));
+}
+
+/** The finalized weeks without a stored tree (finalized before trees were stored), ascending. */
+export async function weeksWithoutPrizeTree(q: Queryable): Promise<number[]> {
+  const found = await q
+    .select({ week: competitionWeeks.week })
+    .from(competitionWeeks)
+    .leftJoin(prizeTrees, eq(prizeTrees.week, competitionWeeks.week))
+    .where(isNull(prizeTrees.week))
+    .orderBy(asc(competitionWeeks.week));
+  return found.map((r) => r.week);
 }

@@ -6,18 +6,22 @@
  * finalized week.
  *
  * One instance serves one request (or one finalize transaction): it memoises each week's ladders and eligibility,
- * and sees the finalized weeks as of its opening.
+ * and sees the finalized weeks as of its opening. `playerStanding` answers one player's whole place in a week
+ * (`/me`): ranks, SP, eligibility, prize and claim.
  */
 import type { Queryable } from "../db/client.js";
 import { isChampionsEnabled } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
 import { type LiveLadder, sqlLadder } from "./live-ladder.js";
+import { type MyPrizeClaim, myPrizeClaim } from "./my-prize-claim.js";
+import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import { cachedLadder } from "./rank-cache/cached-ladder.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
 import {
   competitionRank,
   type Ladder,
+  PAID_RANKS,
   QUALIFICATION_CUTOFF,
   type RankedEntry,
   rankLadder,
@@ -31,10 +35,37 @@ import {
   snapshotTop,
   storedEligibility,
 } from "./snapshot.repository.js";
+import { weekPool } from "./week-pool.js";
 import type { WeekResult } from "./week-result.js";
 
 /** Every rank of a snapshot: the largest value of the integer `rank` column (a larger bound is a SQL range error). */
 const ALL_RANKS = 2_147_483_647;
+
+/** What Standings reads with: the database, the rank cache, and what a player's prize depends on. */
+export type StandingsDeps = Pick<
+  CompetitionDeps,
+  "db" | "cache" | "clock" | "season" | "incentiveMicro" | "prizeDistributor"
+>;
+
+/** One player's place in week W (`Standings.playerStanding`). */
+export interface PlayerStanding {
+  week: number;
+  finalized: boolean;
+  /** Qualification rank (null when unranked) and competitive SP; the same SP counts on the Champions ladder. */
+  qualification: { rank: number | null; sp: number };
+  champions: {
+    /** Why the player may play Champions week W; null when not eligible. */
+    eligibleVia: EligibleVia | null;
+    /** Null when not eligible or without SP. */
+    rank: number | null;
+    /** Paid ranks only: the stored prize once finalized, else the projected share of the live pool. */
+    prizeMicro: bigint | null;
+  };
+  /** Eligibility for Champions week W+1 as the ranks of week W stand. */
+  nextWeek: { eligibleVia: EligibleVia | null };
+  /** A finalized week's prize with its Merkle proof; null when not finalized or nothing won. */
+  prizeClaim: MyPrizeClaim | null;
+}
 
 export class Standings {
   private readonly eligibilityMemo = new Map<number, Promise<Map<string, EligibleVia>>>();
@@ -42,10 +73,13 @@ export class Standings {
   private readonly ladderMemo = new Map<number, Promise<LiveLadder>>();
 
   private constructor(
+    private readonly deps: StandingsDeps,
     private readonly q: Queryable,
     /** Synced for this read; null inside a transaction (its own snapshot must rule) or when the cache is off. */
     private readonly cache: RankCache | null,
     private readonly finalized: ReadonlySet<number>,
+    /** The clock's time at opening: the instant the live figures (a projected prize's pool) are read as of. */
+    readonly now: Date,
   ) {}
 
   /**
@@ -54,14 +88,15 @@ export class Standings {
    * come from SQL on `q`.
    */
   static async open(
-    deps: Pick<CompetitionDeps, "db" | "cache">,
+    deps: StandingsDeps,
     q: Queryable = deps.db,
     /** The rank cache's ticket taken when the request arrived (default: now). */
     ticket?: number,
   ): Promise<Standings> {
     const cache = deps.cache && q === deps.db ? deps.cache : null;
     if (cache) await cache.sync(ticket);
-    return new Standings(q, cache, cache ? cache.finalizedWeeks() : await finalizedWeeks(q));
+    const finalized = cache ? cache.finalizedWeeks() : await finalizedWeeks(q);
+    return new Standings(deps, q, cache, finalized, deps.clock.now());
   }
 
   /**
@@ -110,6 +145,44 @@ export class Standings {
     const ladder = await this.liveLadder(week);
     const sp = await ladder.spOf(userId);
     return { rank: sp > 0 ? competitionRank(await ladder.countAbove(sp)) : null, sp };
+  }
+
+  /** One player's ranks, SP, eligibility (week W and W+1), prize and claim in week W. */
+  async playerStanding(week: number, userId: string): Promise<PlayerStanding> {
+    const finalized = this.isFinalized(week);
+    const qualification = await this.qualificationOf(week, userId);
+    const eligibleVia = (await this.eligibility(week)).get(userId) ?? null;
+    const { rank, prizeMicro } = eligibleVia
+      ? await this.championsPlaceOf(week, userId)
+      : { rank: null, prizeMicro: null };
+    const next = await this.eligibility(week + 1);
+    const prizeClaim = finalized ? await myPrizeClaim(this.deps, this.q, { week, userId }) : null;
+    return {
+      week,
+      finalized,
+      qualification,
+      champions: { eligibleVia, rank, prizeMicro },
+      nextWeek: { eligibleVia: next.get(userId) ?? null },
+      prizeClaim,
+    };
+  }
+
+  /** An eligible player's Champions rank and prize (paid ranks: stored once finalized, else projected). */
+  private async championsPlaceOf(
+    week: number,
+    userId: string,
+  ): Promise<{ rank: number | null; prizeMicro: bigint | null }> {
+    const ladder = await this.championsLadder(week);
+    const rank = ladder.find((e) => e.userId === userId)?.rank ?? null;
+    if (rank === null || rank > PAID_RANKS) return { rank, prizeMicro: null };
+    if (this.isFinalized(week)) {
+      return { rank, prizeMicro: (await this.snapshotRowOf(week, "champions", userId))?.prizeMicro ?? null };
+    }
+    const { estimate } = await weekPool(this.deps, this.q, week, this.now);
+    return {
+      rank,
+      prizeMicro: projectedPrizeFor(splitPrizes(ladder, estimate.estimatedMicro).prizes, userId),
+    };
   }
 
   /** Qualification ranks ≤ 25 (plus ties) of week W, finalized or live. */

@@ -70,4 +70,9 @@ export const SQL_GRANTS: ReadonlyArray<{ capability: string; table: TableName; w
     table: "users",
     why: "a session and its user are read in one query on every request",
   },
+  {
+    capability: "predictions",
+    table: "events",
+    why: "a bet is inserted only while its event is open, in one statement (insert … select from events), without locking the event's row",
+  },
 ];

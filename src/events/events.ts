@@ -66,10 +66,42 @@ export async function listOpenEvents(
     .limit(f.limit);
 }
 
-/** Reads the event share-locked: bets may run side by side, settlement (FOR UPDATE) waits for them. */
+/** Namespace (first key) of the per-event advisory lock between bets and the event's settlement. */
+const EVENT_BETS_LOCK = 0x62657473; // "bets"
+
+/**
+ * Takes the event's bet lock shared, then reads the event (no row lock). The bet lock is a transaction-scoped
+ * advisory lock (PostgreSQL's lock manager: no row lock, so no multixact on a hot event row): bets on one event
+ * run side by side; settlement takes it exclusive (`lockEventAgainstBets`), so it waits for every bet in flight
+ * to commit, and a bet arriving meanwhile waits for the settlement to commit. On READ COMMITTED each statement
+ * reads a new snapshot, so the read after the lock sees a settlement that committed before the lock was granted.
+ */
 export async function lockEventForBet(tx: Tx, id: string): Promise<EventRow | null> {
-  const [row] = await tx.select().from(events).where(eq(events.id, id)).for("share");
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${EVENT_BETS_LOCK}, hashtext(${id}))`);
+  const [row] = await tx.select().from(events).where(eq(events.id, id));
   return row ?? null;
+}
+
+/**
+ * Settlement's side of the bet lock: exclusive, taken before anything else of the settlement so that it holds
+ * nothing while it waits for the bets in flight (and they wait for nothing it holds).
+ */
+export async function lockEventAgainstBets(tx: Tx, id: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_BETS_LOCK}, hashtext(${id}))`);
+}
+
+/**
+ * The SQL form of `isOpenForBets` (betting-window.ts) at `now`: scheduled, never closed, no result, kickoff after
+ * now. A bet's insert selects from the event row under it, so the check and the insert are one statement.
+ */
+export function eventOpenForBets(id: string, now: Date) {
+  return and(
+    eq(events.id, id),
+    eq(events.status, "scheduled"),
+    isNull(events.closedAt),
+    isNull(events.result),
+    gt(events.kickoffAt, now),
+  );
 }
 
 export async function findEvents(q: Queryable, ids: string[]): Promise<Map<string, EventRow>> {

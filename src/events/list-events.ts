@@ -2,7 +2,7 @@
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { decodeCursor, encodeCursor } from "../shared/cursor.js";
+import { decodeCursor, encodeCursor } from "../http/cursor.js";
 import { type EventRow, findEvent, listOpenEvents } from "./events.js";
 import { EVENT_ID_PATTERN } from "./schema.js";
 

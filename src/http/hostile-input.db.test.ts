@@ -7,7 +7,7 @@ import { connect } from "node:net";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } from "../../test/app.js";
-import { buildEventBody } from "../../test/factories.js";
+import { buildEventBody, buildMarket } from "../../test/factories.js";
 import { betV2, dataOf, expectError, postResult, putEvent, txHash } from "../../test/player-api.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
@@ -40,14 +40,16 @@ describe("NUL bytes are refused with 400 in every part of a request", () => {
   });
 
   it("in a body field, nested or not, and changes nothing", async () => {
-    const res = await admin("PUT", "/api/admin/events/nul-1", {
-      sport: "football",
-      league: "L",
-      homeTeam: "a\u0000b",
-      awayTeam: "c",
-      kickoffAt: "2026-11-25T18:00:00.000Z",
-      markets: [{ key: "1x2", outcomes: [{ key: "home", label: "H\u0000", odds: 2 }] }],
-    });
+    const res = await admin(
+      "PUT",
+      "/api/admin/events/nul-1",
+      buildEventBody({
+        league: "L",
+        homeTeam: "a\u0000b",
+        awayTeam: "c",
+        markets: [buildMarket("1x2", ["home", "H\u0000", 2])],
+      }),
+    );
     expectError(res, 400, "VALIDATION_FAILED");
     expect(res.body.details[0].field).toBe("body.homeTeam");
     expectError(await call(t.app, { method: "GET", url: "/api/events/nul-1" }), 404, "NOT_FOUND");
@@ -95,15 +97,17 @@ describe("lone UTF-16 surrogates are refused with 400, never stored", () => {
       [{ league: "\udc00Premier" }, "body.league"],
       [{ awayTeam: "b\udfff\ud800" }, "body.awayTeam"],
     ] as const) {
-      const res = await raw("PUT", "/api/admin/events/surrogate-1", {
-        sport: "football",
-        league: "L",
-        homeTeam: "a",
-        awayTeam: "c",
-        kickoffAt: "2026-11-25T18:00:00.000Z",
-        markets: [{ key: "1x2", outcomes: [{ key: "home", label: "H", odds: 2 }] }],
-        ...over,
-      });
+      const res = await raw(
+        "PUT",
+        "/api/admin/events/surrogate-1",
+        buildEventBody({
+          league: "L",
+          homeTeam: "a",
+          awayTeam: "c",
+          markets: [buildMarket("1x2", ["home", "H", 2])],
+          ...over,
+        }),
+      );
       expectError(res, 400, "VALIDATION_FAILED");
       expect(res.body.details[0]).toEqual({ field, message: "must not contain a lone UTF-16 surrogate" });
     }
@@ -222,14 +226,17 @@ describe("instants are checked after their offset is applied", () => {
       });
       expectError(q, 400, "VALIDATION_FAILED");
       expect(q.body.details[0].field).toBe("query.from");
-      const ev = await admin("PUT", "/api/admin/events/far-1", {
-        sport: "football",
-        league: "L",
-        homeTeam: "a",
-        awayTeam: "b",
-        kickoffAt: instant,
-        markets: [{ key: "1x2", outcomes: [{ key: "home", label: "H", odds: 2 }] }],
-      });
+      const ev = await admin(
+        "PUT",
+        "/api/admin/events/far-1",
+        buildEventBody({
+          league: "L",
+          homeTeam: "a",
+          awayTeam: "b",
+          kickoffAt: instant,
+          markets: [buildMarket("1x2", ["home", "H", 2])],
+        }),
+      );
       expectError(ev, 400, "VALIDATION_FAILED");
       expectError(await fee("1", instant), 400, "VALIDATION_FAILED");
     }

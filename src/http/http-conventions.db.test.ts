@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } from "../../test/app.js";
-import { buildEventBody } from "../../test/factories.js";
+import { buildEventBody, buildMarket } from "../../test/factories.js";
 import { CACHE_CONTROL } from "./caching.js";
 import { registerCompression } from "./compression.js";
 
@@ -98,14 +98,7 @@ describe("ETag and If-None-Match", () => {
       payload: buildEventBody({
         kickoffAt: "2026-11-05T18:00:00Z",
         markets: [
-          {
-            key: "1x2",
-            outcomes: [
-              { key: "home", label: "Arsenal", odds: 2.2 },
-              { key: "draw", label: "Draw", odds: 3.4 },
-              { key: "away", label: "Chelsea", odds: 3.1 },
-            ],
-          },
+          buildMarket("1x2", ["home", "Arsenal", 2.2], ["draw", "Draw", 3.4], ["away", "Chelsea", 3.1]),
         ],
       }),
     });

@@ -20,6 +20,7 @@ import {
   testKey,
 } from "../../test/app.js";
 import { createTestDatabase } from "../../test/db.js";
+import { buildBetBody } from "../../test/factories.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { buildApp } from "../app.js";
 import { recordIndexerCheck } from "../chain/indexer-health.js";
@@ -100,7 +101,7 @@ describe("metrics", () => {
 
     await putEvent(t, "ops-1");
     const a = await signIn(t, testKey(1));
-    dataOf(await bet(t, a.cookie, { eventId: "ops-1", market: "1x2", outcome: "home", stake: 100 }), 201);
+    dataOf(await bet(t, a.cookie, buildBetBody("ops-1", { stake: 100 })), 201);
     const afterBet = await scrape(t);
     expect(v(afterBet, 'app_bets_total{version="1",status="open"}')).toBe(
       v(before, 'app_bets_total{version="1",status="open"}') + 1,
@@ -276,7 +277,7 @@ describe("request ids and log lines", () => {
       method: "POST",
       url: "/api/pred2earn/bet-placed",
       headers: { cookie: a.cookie, "x-request-id": "bet-req-1" },
-      payload: { eventId: "ops-log", market: "1x2", outcome: "home", stake: 100 },
+      payload: buildBetBody("ops-log", { stake: 100 }),
     });
     expect(placed.statusCode).toBe(201);
     expect(lines.find((l) => l.reqId === "bet-req-1" && l.msg === "request")).toMatchObject({

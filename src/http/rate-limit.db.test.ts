@@ -69,6 +69,38 @@ function expectRateLimited(
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter)).toBe(true);
 }
 
+describe("client address behind a proxy (TRUST_PROXY)", () => {
+  it("counts each forwarded client on its own budget only when the proxy is trusted", async () => {
+    const proxied = await createTestApp({
+      env: { ...LIMITS, TRUST_PROXY: "10.9.0.1" },
+      database: t.database,
+    });
+    try {
+      const via = (remote: string, client: string) =>
+        from(proxied.app, remote, {
+          method: "GET",
+          url: "/api/leaderboard",
+          headers: { "x-forwarded-for": client },
+        });
+      for (let i = 0; i < 3; i++) expect((await via("10.9.0.1", "203.0.113.1")).status).toBe(200);
+      expectRateLimited(await via("10.9.0.1", "203.0.113.1"), "3");
+      // Another client behind the same proxy has its own budget.
+      expect(budget(await via("10.9.0.1", "203.0.113.2"))).toEqual(["3", "2"]);
+      // A header from an untrusted sender is ignored: all of its requests share its own address's budget.
+      for (let i = 0; i < 3; i++) expect((await via("10.9.0.2", `198.51.100.${i}`)).status).toBe(200);
+      expectRateLimited(await via("10.9.0.2", "198.51.100.9"), "3");
+    } finally {
+      await proxied.close();
+    }
+    // The default (TRUST_PROXY unset) ignores the header too.
+    for (let i = 0; i < 3; i++)
+      expect((await read("10.9.0.3", "/api/leaderboard", { "x-forwarded-for": `192.0.2.${i}` })).status).toBe(
+        200,
+      );
+    expectRateLimited(await read("10.9.0.3", "/api/leaderboard", { "x-forwarded-for": "192.0.2.9" }), "3");
+  });
+});
+
 describe("reads (per IP)", () => {
   it("carries decreasing x-ratelimit headers, then answers 429 with retry-after and the error envelope", async () => {
     const ip = "10.1.0.1";

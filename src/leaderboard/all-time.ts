@@ -2,7 +2,7 @@
  * The general (all-time) leaderboard: every SP type counts (referral and non-event included). Standard
  * competition ranking over users with SP > 0, ordered by SP descending then user id.
  */
-import { pageRanks } from "../competition/ranking.js";
+import { competitionRank, pageRanks } from "../competition/ranking.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { countUsersAbove, type TotalRow, totalRowOf, totalsPage } from "./leaderboard.repository.js";
@@ -17,7 +17,8 @@ export async function getAllTimePage(
     totalsPage(deps.db, input.offset, input.limit),
     countUsersAbove(deps.db, 0),
   ]);
-  const firstRank = page.length > 0 ? 1 + (await countUsersAbove(deps.db, page[0]!.totalSp)) : 1;
+  const firstRank =
+    page.length > 0 ? competitionRank(await countUsersAbove(deps.db, page[0]!.totalSp)) : competitionRank(0);
   const ranks = pageRanks(
     page.map((r) => r.totalSp),
     input.offset,
@@ -30,6 +31,6 @@ export async function getAllTimePage(
 export async function getAllTimeRow(deps: { db: Db }, userId: bigint): Promise<RankedTotal> {
   const row = await totalRowOf(deps.db, userId);
   if (!row) throw new AppError("NOT_FOUND", `User ${userId} not found`);
-  const rank = row.totalSp > 0 ? 1 + (await countUsersAbove(deps.db, row.totalSp)) : null;
+  const rank = row.totalSp > 0 ? competitionRank(await countUsersAbove(deps.db, row.totalSp)) : null;
   return { ...row, rank };
 }

@@ -33,6 +33,26 @@ export async function appendCredits(
   return { created: true, balance: Number(updated.balance) };
 }
 
+/**
+ * Grants `amount` WELCOME credits to each of `userIds` (new users) set-based: their credit rows (external id
+ * `welcome:<id>`, as `grantWelcomeCredits` writes one by one) and their balances, in one statement; a user granted
+ * before is skipped.
+ */
+export async function appendWelcomeCredits(tx: Tx, userIds: bigint[], amount: number): Promise<void> {
+  if (userIds.length === 0 || amount <= 0) return;
+  const ids = [...userIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await tx.execute(
+    sql`with ins as (
+          insert into credits_ledger (user_id, reason, amount, external_id)
+          select id, 'WELCOME', ${amount}, 'welcome:' || id from unnest(${`{${ids.join(",")}}`}::bigint[]) as t(id)
+          order by id
+          on conflict (external_id) do nothing
+          returning user_id
+        )
+        update users u set credits_balance = u.credits_balance + ${amount} from ins where u.id = ins.user_id`,
+  );
+}
+
 export async function creditsBalance(q: Queryable, userId: bigint): Promise<number> {
   const [row] = await q.select({ balance: users.creditsBalance }).from(users).where(eq(users.id, userId));
   return row?.balance ?? 0;

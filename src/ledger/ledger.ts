@@ -9,8 +9,9 @@ import { intArray, type Queryable, rows, type Tx, textArray } from "../db/client
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { spLedgerRowsTotal } from "../metrics/app-metrics.js";
-import { type Season, WEEK_MS } from "../shared/season.js";
+import type { Season } from "../shared/season.js";
 import { COMPETITIVE_SP_TYPES, type SpType } from "../shared/sp-types.js";
+import { epochMsSql, weekIndexSql } from "../shared/week-index-sql.js";
 
 /** One user's SP by ledger type (the profile's totals). */
 export async function spByType(q: Queryable, userId: bigint): Promise<Map<string, number>> {
@@ -102,8 +103,6 @@ export async function appendSpEntries(
     );
     throw new AppError("NOT_FOUND", `User ${userIds.find((id) => !known.has(String(id)))} not found`);
   }
-  const weekOneMs = season.weekOneStart.getTime();
-  const seasonStartMs = season.seasonStart.getTime();
   const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
   const found = await rows<RawLedgerRow & { events_found: string }>(
     tx,
@@ -119,11 +118,7 @@ export async function appendSpEntries(
             as i(user_id, type, amount, event_id, external_id, reverses_id)
         ),
         ev as (
-          select e.id, case
-                   when extract(epoch from e.kickoff_at) * 1000 < ${seasonStartMs} then null
-                   when extract(epoch from e.kickoff_at) * 1000 < ${weekOneMs} then 0
-                   else 1 + floor((extract(epoch from e.kickoff_at) * 1000 - ${weekOneMs}) / ${WEEK_MS})::int
-                 end as week
+          select e.id, ${weekIndexSql(season, epochMsSql(sql`e.kickoff_at`))} as week
           from events e where e.id = any(${textArray(eventIds)})
         ),
         ok as (select count(*) = ${eventIds.length} as all_found from ev),

@@ -6,12 +6,12 @@
  */
 
 import type { Db, Tx } from "../db/client.js";
+import { GroupCommit } from "../db/group-commit.js";
 import { AppError } from "../errors.js";
 import type { Season } from "../shared/season.js";
 import type { SpType } from "../shared/sp-types.js";
-import { findUserIdsByWallets } from "../users/users.js";
 import { appendSpEntries, type SpLedgerRow } from "./ledger.js";
-import { ensureWalletUser } from "./register-user.js";
+import { ensureWalletUsers } from "./register-user.js";
 
 export interface RecordSpInput {
   wallet?: string;
@@ -26,108 +26,44 @@ export interface RecordSpDeps {
   db: Db;
   season: Season;
   welcomeCredits?: number;
+  /** The app's group commit of single rows (`spAppendGroup`); absent: each row in its own transaction. */
+  spAppends?: GroupCommit<RecordSpInput, SpAppendResult>;
 }
+
+export type SpAppendResult = { row: SpLedgerRow; created: boolean };
 
 export const MAX_BATCH_ROWS = 1000;
 
 /**
- * One row. Rows arriving while an append is in flight on the same database are appended together in the next
- * transaction (a group commit: one transaction and four statements for many rows instead of each), and each
- * caller answered with its own row once that transaction has committed. When a grouped append fails (e.g. one
- * row names an unknown user or event), each row of the group is appended again alone, so every caller gets the
- * answer it would have had alone; a replayed externalId answers its first row either way.
+ * One row. With `deps.spAppends` (the app's group commit, `spAppendGroup`), rows arriving while an append is in
+ * flight on the same database are appended together in the next transaction (one transaction and four statements
+ * for many rows instead of each), and each caller answered with its own row once that transaction has committed;
+ * a group that fails is appended again row by row, so every caller gets the answer it would have had alone.
+ * Without it, the row is appended in its own transaction. A replayed externalId answers its first row either way.
  */
-export async function recordSpTransaction(
-  deps: RecordSpDeps,
-  input: RecordSpInput,
-): Promise<{ row: SpLedgerRow; created: boolean }> {
+export async function recordSpTransaction(deps: RecordSpDeps, input: RecordSpInput): Promise<SpAppendResult> {
   validateRow(input, "body");
-  let group = groups.get(deps);
-  if (!group) {
-    group = new AppendGroup();
-    groups.set(deps, group);
-  }
-  return group.submit(deps, input);
-}
-
-/** Appends a single row in its own transaction. */
-async function appendAlone(deps: RecordSpDeps, input: RecordSpInput) {
+  if (deps.spAppends) return deps.spAppends.submit(input);
   const [result] = await deps.db.transaction((tx) => appendRows(tx, deps, [input]));
   return result!;
 }
 
-type Waiting = {
-  deps: RecordSpDeps;
-  input: RecordSpInput;
-  resolve: (r: { row: SpLedgerRow; created: boolean }) => void;
-  reject: (err: unknown) => void;
-};
-
-/** Rows waiting to be appended with the same deps (one database), and how many grouped appends are in flight. */
-class AppendGroup {
-  private waiting: Waiting[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-
-  submit(deps: RecordSpDeps, input: RecordSpInput): Promise<{ row: SpLedgerRow; created: boolean }> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ deps, input, resolve, reject });
-      if (this.scheduled || this.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
-      // Start after this turn of the event loop, so that the requests read in the same turn share the group (the
-      // embedded database would otherwise finish each append before the next request is read).
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.drain();
-      });
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.inFlight++;
-    try {
-      while (this.waiting.length > 0) {
-        const group = this.waiting.splice(0, MAX_BATCH_ROWS);
-        const deps = group[0]!.deps;
-        if (group.length === 1) {
-          await appendAlone(deps, group[0]!.input).then(group[0]!.resolve, group[0]!.reject);
-          continue;
-        }
-        let results: Array<{ row: SpLedgerRow; created: boolean }> | null = null;
-        try {
-          results = await deps.db.transaction((tx) =>
-            appendRows(
-              tx,
-              deps,
-              group.map((w) => w.input),
-            ),
-          );
-        } catch {
-          results = null;
-        }
-        if (results) {
-          group.forEach((w, i) => {
-            w.resolve(results[i]!);
-          });
-        } else {
-          for (const w of group) await appendAlone(w.deps, w.input).then(w.resolve, w.reject);
-        }
-      }
-    } finally {
-      this.inFlight--;
-    }
-  }
+/** The group commit of single rows that `recordSpTransaction` uses when its deps carry it; the app owns one. */
+export function spAppendGroup(deps: RecordSpDeps): GroupCommit<RecordSpInput, SpAppendResult> {
+  return new GroupCommit(deps.db, (tx, inputs) => appendRows(tx, deps, inputs), {
+    maxItems: MAX_BATCH_ROWS,
+    maxInFlight: MAX_GROUPS_IN_FLIGHT,
+  });
 }
 
-/** Grouped appends running at once per group: a row waits for at most this many before its own. */
+/** Grouped appends running at once: a row waits for at most this many before its own. */
 const MAX_GROUPS_IN_FLIGHT = 2;
-const groups = new WeakMap<RecordSpDeps, AppendGroup>();
 
 /** A batch: one result per row, in request order (`created: false` for a replayed externalId: the first row). */
 export async function recordSpTransactions(
   deps: RecordSpDeps,
   inputs: RecordSpInput[],
-): Promise<Array<{ row: SpLedgerRow; created: boolean }>> {
+): Promise<SpAppendResult[]> {
   inputs.forEach((input, i) => {
     validateRow(input, `body.rows.${i}`);
   });
@@ -154,13 +90,8 @@ async function appendRows(tx: Tx, deps: RecordSpDeps, inputs: RecordSpInput[]) {
   const wallets = [
     ...new Set(inputs.flatMap((i) => (i.wallet === undefined ? [] : [i.wallet.toLowerCase()]))),
   ].sort();
-  const walletUsers = await findUserIdsByWallets(tx, wallets);
-  for (const walletLower of wallets) {
-    if (walletUsers.has(walletLower)) continue;
-    // Unknown wallets are rare in a feed: created one by one (with welcome credits), like sign-in does.
-    const { user } = await ensureWalletUser(tx, { walletLower, welcomeCredits: deps.welcomeCredits ?? 0 });
-    walletUsers.set(walletLower, user.id);
-  }
+  // Unknown wallets (a feed's new players) are created set-based, with their welcome credits.
+  const walletUsers = await ensureWalletUsers(tx, wallets, deps.welcomeCredits ?? 0);
   return appendSpEntries(
     tx,
     deps.season,

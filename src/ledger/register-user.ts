@@ -5,8 +5,13 @@
  */
 import type { Tx } from "../db/client.js";
 import { walletDisplayName } from "../users/presenters.js";
-import { findOrCreateWalletUser, type UserRow } from "../users/users.js";
-import { appendCredits } from "./credits.js";
+import {
+  findOrCreateWalletUser,
+  findUserIdsByWallets,
+  insertWalletUsers,
+  type UserRow,
+} from "../users/users.js";
+import { appendCredits, appendWelcomeCredits } from "./credits.js";
 
 export async function grantWelcomeCredits(tx: Tx, user: UserRow, welcomeCredits: number): Promise<void> {
   if (welcomeCredits > 0) {
@@ -31,4 +36,32 @@ export async function ensureWalletUser(
   });
   if (result.created) await grantWelcomeCredits(tx, result.user, input.welcomeCredits);
   return result;
+}
+
+/**
+ * The users of many wallets (lower-case), the unknown ones created set-based: one lookup, one INSERT … ON CONFLICT
+ * DO NOTHING of all missing wallets (sorted), their welcome credits in one statement; a wallet the insert skipped
+ * (created concurrently, or a referral-code collision) is looked up, then created alone. Returns every wallet's id.
+ */
+export async function ensureWalletUsers(
+  tx: Tx,
+  walletsLower: string[],
+  welcomeCredits: number,
+): Promise<Map<string, bigint>> {
+  const ids = await findUserIdsByWallets(tx, walletsLower);
+  const missing = walletsLower.filter((w) => !ids.has(w));
+  if (missing.length === 0) return ids;
+  const created = await insertWalletUsers(
+    tx,
+    missing.map((walletLower) => ({ walletLower, displayName: walletDisplayName(walletLower) })),
+  );
+  await appendWelcomeCredits(tx, [...created.values()], welcomeCredits);
+  for (const [w, id] of created) ids.set(w, id);
+  const skipped = missing.filter((w) => !ids.has(w));
+  if (skipped.length > 0) for (const [w, id] of await findUserIdsByWallets(tx, skipped)) ids.set(w, id);
+  for (const walletLower of skipped.filter((w) => !ids.has(w)).sort()) {
+    const { user } = await ensureWalletUser(tx, { walletLower, welcomeCredits });
+    ids.set(walletLower, user.id);
+  }
+  return ids;
 }

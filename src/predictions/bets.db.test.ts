@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildMarket } from "../../test/factories.js";
 import { startTestIssuer, type TestIssuer } from "../../test/oidc-issuer.js";
 import {
   bet,
@@ -91,15 +92,7 @@ describe("version-1 bets", () => {
 
     // A later odds move does not reprice the placed bet.
     await putEvent(t, "b1-ok", {
-      markets: [
-        {
-          key: "1x2",
-          outcomes: [
-            { key: "home", label: "Arsenal", odds: 2.4 },
-            { key: "away", label: "Chelsea", odds: 2.9 },
-          ],
-        },
-      ],
+      markets: [buildMarket("1x2", ["home", "Arsenal", 2.4], ["away", "Chelsea", 2.9])],
     });
     const [listed] = await history(p.cookie);
     expect(listed).toMatchObject({ id: data.prediction.id, odds: 2.15, stake: 100, status: "open" });

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildMarket } from "../../test/factories.js";
 import {
   bet,
   betV2,
@@ -323,15 +324,7 @@ describe("GET /api/events/:id and /api/events/:id/odds", () => {
     t.clock.set(later);
     await putEvent(t, "he-1", {
       warmup: true,
-      markets: [
-        {
-          key: "1x2",
-          outcomes: [
-            { key: "home", label: "Arsenal", odds: 2.05 },
-            { key: "away", label: "Chelsea", odds: 3.333 },
-          ],
-        },
-      ],
+      markets: [buildMarket("1x2", ["home", "Arsenal", 2.05], ["away", "Chelsea", 3.333])],
     });
     const updated = dataOf(await get("/api/events/he-1/odds"));
     expect(updated).toEqual({

@@ -1,7 +1,7 @@
 /** A user's prediction history, newest first, with each prediction's event; cursor-paginated. */
 import type { Db } from "../db/client.js";
 import { type EventRow, findEvents } from "../events/events.js";
-import { decodeCursor, encodeCursor } from "../shared/cursor.js";
+import { decodeCursor, encodeCursor } from "../http/cursor.js";
 import { ID_PATTERN } from "../shared/schema-types.js";
 import { listUserPredictions, type PredictionRow } from "./predictions.repository.js";
 

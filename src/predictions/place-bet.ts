@@ -2,6 +2,12 @@
  * Version-1 bets: a stake of free credits on one outcome at the server's current odds. The prediction insert and
  * the credit debit happen in one transaction; the debit is a conditional update, so the balance never goes
  * negative even under many concurrent bets. An Idempotency-Key replays the first answer.
+ *
+ * No bet is accepted once its event's settlement has begun: the bet holds the event's bet lock shared (an
+ * advisory lock, not a row lock, so thousands of bets a second on one event do not queue on the event row) and
+ * inserts with the window check in the same statement; settlement takes the lock exclusive before it reads the
+ * open predictions. A bet either commits before the settlement reads (and is settled with the others) or reads
+ * the event after the settlement committed (EVENT_CLOSED). See docs/decisions.md "Bets and settlement".
  */
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
@@ -12,7 +18,7 @@ import { parseOddsMilli } from "../shared/money.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
 import {
   findByIdempotencyKey,
-  insertPrediction,
+  insertPredictionIfOpen,
   type PredictionRow,
   setBalanceAfter,
 } from "./predictions.repository.js";
@@ -76,29 +82,35 @@ export async function placeBet(deps: { db: Db; clock: Clock }, input: PlaceBetIn
         currentOdds: Number(oddsMilli) / 1000,
       });
     }
-    const inserted = await insertPrediction(tx, {
-      userId: input.userId,
-      version: 1,
-      eventId: input.eventId,
-      market: input.market,
-      outcome: input.outcome,
-      oddsMilli,
-      stake: input.stake,
-      status: "open",
-      placedAt: now,
-      idempotencyKey: input.idempotencyKey ?? null,
-    });
+    const inserted = await insertPredictionIfOpen(
+      tx,
+      {
+        userId: input.userId,
+        eventId: input.eventId,
+        market: input.market,
+        outcome: input.outcome,
+        oddsMilli,
+        stake: input.stake,
+        placedAt: now,
+        idempotencyKey: input.idempotencyKey ?? null,
+      },
+      now,
+    );
     if (!inserted) {
-      // A concurrent request with the same key committed first: answer as it did.
-      const winner = await findByIdempotencyKey(tx, input.userId, 1, input.idempotencyKey!);
-      return replay(winner!, input);
+      // A concurrent request with the same key committed first: answer as it did. Else the event closed between
+      // the read and the insert (not possible under the bet lock; the insert's own check is the last word).
+      const winner = input.idempotencyKey
+        ? await findByIdempotencyKey(tx, input.userId, 1, input.idempotencyKey)
+        : null;
+      if (!winner) throw new AppError("EVENT_CLOSED", `Event ${input.eventId} is not open for predictions`);
+      return replay(winner, input);
     }
     const { balance } = await appendCredits(tx, {
       userId: input.userId,
       reason: "STAKE",
       amount: -input.stake,
-      externalId: `stake:${inserted.id}`,
+      externalId: `stake:${inserted}`,
     });
-    return { prediction: await setBalanceAfter(tx, inserted.id, balance), balance };
+    return { prediction: await setBalanceAfter(tx, inserted, balance), balance };
   });
 }

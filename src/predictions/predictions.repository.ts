@@ -3,7 +3,8 @@
 import type { SQL } from "drizzle-orm";
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
 import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
-import { betQuotes, predictions, usdcClaims } from "../db/schema.js";
+import { betQuotes, events, predictions, usdcClaims } from "../db/schema.js";
+import { eventOpenForBets } from "../events/events.js";
 import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
 import type { Rejection } from "./rejection.js";
 
@@ -15,6 +16,41 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
   const [row] = await tx.insert(predictions).values(values).onConflictDoNothing().returning();
   if (row) betsTotal.inc({ version: String(row.version), status: row.status });
   return row ?? null;
+}
+
+/**
+ * Inserts an open version-1 prediction only while its event is open for bets (`eventOpenForBets`): one
+ * INSERT … SELECT from the event row, so the window check and the insert are one statement. Its id, or null when
+ * the event is not open or the idempotency key was used (the caller tells which). Called under the event's bet
+ * lock (lockEventForBet).
+ */
+export async function insertPredictionIfOpen(
+  tx: Tx,
+  v: {
+    userId: bigint;
+    eventId: string;
+    market: string;
+    outcome: string;
+    oddsMilli: bigint;
+    stake: number;
+    placedAt: Date;
+    idempotencyKey: string | null;
+  },
+  now: Date,
+): Promise<bigint | null> {
+  const res = (await tx.execute(
+    sql`insert into predictions
+          (user_id, version, event_id, market, outcome, odds_milli, stake, status, placed_at, idempotency_key)
+        select ${v.userId}, 1, ${events.id}, ${v.market}, ${v.outcome}, ${v.oddsMilli}, ${v.stake}, 'open',
+               ${v.placedAt}, ${v.idempotencyKey}
+        from ${events} where ${eventOpenForBets(v.eventId, now)}
+        on conflict do nothing
+        returning id`,
+  )) as unknown as { rows: Array<{ id: string | number | bigint }> };
+  const row = res.rows[0];
+  if (!row) return null;
+  betsTotal.inc({ version: "1", status: "open" });
+  return BigInt(row.id);
 }
 
 export async function findPrediction(q: Queryable, id: bigint): Promise<PredictionRow | null> {

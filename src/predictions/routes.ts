@@ -5,6 +5,7 @@ import { Type } from "typebox";
 import { requireUser } from "../auth/session.js";
 import { presentEvent } from "../events/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
+import type { TypedApp } from "../http/typed-app.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
 import { placeBet } from "./place-bet.js";
@@ -24,14 +25,26 @@ import {
   QuoteResponse,
 } from "./schema.js";
 
-export async function predictionRoutes(
-  instance: FastifyInstance,
-  opts: { deps: OnchainBetDeps; quotes: QuoteDeps },
-) {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { deps } = opts;
-  const tags = ["predictions"];
+interface PredictionRoutesOptions {
+  deps: OnchainBetDeps;
+  quotes: QuoteDeps;
+}
 
+export async function predictionRoutes(instance: FastifyInstance, opts: PredictionRoutesOptions) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+
+  betPlacedRoute(app, opts);
+  quoteRoute(app, opts);
+  onchainBetRoute(app, opts);
+  claimPayoutRoute(app, opts);
+  myPredictionsRoute(app, opts);
+}
+
+const tags = ["predictions"];
+
+/** POST /api/pred2earn/bet-placed: a version-1 bet of free credits. */
+function betPlacedRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
+  const { deps } = opts;
   app.post(
     "/api/pred2earn/bet-placed",
     {
@@ -68,7 +81,10 @@ export async function predictionRoutes(
       return ok({ prediction: presentPrediction(result.prediction), balance: result.balance });
     },
   );
+}
 
+/** POST /api/pred2earn/quote: a signed odds quote for a USDC bet. */
+function quoteRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
   app.post(
     "/api/pred2earn/quote",
     {
@@ -93,7 +109,11 @@ export async function predictionRoutes(
       return ok(presentQuote(quote));
     },
   );
+}
 
+/** POST /api/pred2earn/bet-placed-v2: report a USDC bet placed on-chain. */
+function onchainBetRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
+  const { deps } = opts;
   app.post(
     "/api/pred2earn/bet-placed-v2",
     {
@@ -130,7 +150,11 @@ export async function predictionRoutes(
       return ok({ prediction: presentPrediction(prediction) });
     },
   );
+}
 
+/** POST /api/pred2earn/claim-payout: claim a payout (credits, or a voucher for the contract). */
+function claimPayoutRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
+  const { deps } = opts;
   app.post(
     "/api/pred2earn/claim-payout",
     {
@@ -164,7 +188,11 @@ export async function predictionRoutes(
       return ok(presentClaim(claim));
     },
   );
+}
 
+/** GET /api/user/predictions: my predictions, newest first, each with its event. */
+function myPredictionsRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
+  const { deps } = opts;
   app.get(
     "/api/user/predictions",
     {

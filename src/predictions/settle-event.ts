@@ -10,7 +10,13 @@ import type { Db, Tx } from "../db/client.js";
 import { recordDomainEvent, recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { bettingClosesAt, closedAtAfter } from "../events/betting-window.js";
-import { type EventRow, lockEvent, type StoredMarket, updateEvent } from "../events/events.js";
+import {
+  type EventRow,
+  lockEvent,
+  lockEventAgainstBets,
+  type StoredMarket,
+  updateEvent,
+} from "../events/events.js";
 import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
 import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import type { Season } from "../shared/season.js";
@@ -170,6 +176,9 @@ async function settleOnce(
 ): Promise<{ event: EventRow; settled: number; alreadySettled: boolean }> {
   const now = deps.clock.now();
   return (deps.bulkDb ?? deps.db).transaction(async (tx) => {
+    // First: wait for the bets in flight on the event (they hold its bet lock shared); later bets wait for this
+    // settlement to commit, then find the event closed.
+    await lockEventAgainstBets(tx, input.eventId);
     const event = await lockEvent(tx, input.eventId);
     if (!event) throw new AppError("NOT_FOUND", `Event ${input.eventId} not found`);
     const result = toEventResult(event, input.result);

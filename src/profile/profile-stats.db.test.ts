@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildBetBody } from "../../test/factories.js";
 import {
   bet,
   betV2,
@@ -103,7 +104,7 @@ describe("GET /api/user/profile-stats", () => {
       201,
     ).prediction; // won: pays 2.5 × 3.4 = 8.5 USDC, earns 2.5 × 100 × 3.4 = 850 SP
     expect(v2.status).toBe("open"); // trusted at once
-    const last = await bet(t, p.cookie, { eventId: "pf-e4", market: "1x2", outcome: "away", stake: 5 }); // open
+    const last = await bet(t, p.cookie, buildBetBody("pf-e4", { outcome: "away", stake: 5 })); // open
     // Credits: 1000 − (100 + 50 + 25 + 30 + 20 + 15 + 10 + 5 = 255) = 745.
     expect(dataOf(last, 201).balance).toBe(745);
     const v2Open = await betV2(t, p.cookie, {

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { get, getData, NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildBetBody } from "../../test/factories.js";
 import { bet, betV2, dataOf, expectError, expectInvalid, putEvent, txHash } from "../../test/player-api.js";
 import { pickRaffleWinner } from "./raffle-rules.js";
 
@@ -32,8 +33,7 @@ const reclaim = (cookie: string) => call(t.app, { method: "POST", url: "/api/rec
 const raffle = (cookie?: string) => getData(t, "/api/daily-raffle", cookie);
 const draw = (date: string, headers: Record<string, string> = ADMIN) =>
   call(t.app, { method: "POST", url: "/api/admin/raffle/draw", headers, payload: { date } });
-const placeBet = async (cookie: string) =>
-  dataOf(await bet(t, cookie, { eventId: EVENT, market: "1x2", outcome: "home", stake: 10 }), 201);
+const placeBet = async (cookie: string) => dataOf(await bet(t, cookie, buildBetBody(EVENT)), 201);
 const totalSp = async (userId: string) =>
   (await getData(t, `/api/leaderboard/user-row?userId=${userId}`)).totalSp as number;
 

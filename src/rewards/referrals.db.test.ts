@@ -12,6 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { get, getData, NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildBetBody } from "../../test/factories.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { rows } from "../db/client.js";
 
@@ -139,11 +140,8 @@ describe("statuses and redeeming", () => {
     });
 
     // An open prediction is not enough.
-    dataOf(await bet(t, a.cookie, { eventId: "ref-won", market: "1x2", outcome: "home", stake: 10 }), 201);
-    dataOf(
-      await bet(t, b.cookie, { eventId: "ref-cancelled", market: "1x2", outcome: "home", stake: 10 }),
-      201,
-    );
+    dataOf(await bet(t, a.cookie, buildBetBody("ref-won")), 201);
+    dataOf(await bet(t, b.cookie, buildBetBody("ref-cancelled")), 201);
     expect(await statuses(r.cookie)).toEqual({
       [a.userId]: "waiting",
       [b.userId]: "waiting",
@@ -181,7 +179,7 @@ describe("statuses and redeeming", () => {
 
     // C's first prediction loses: a lost one counts as settled too.
     t.clock.set(NOW);
-    dataOf(await bet(t, c.cookie, { eventId: "ref-lost", market: "1x2", outcome: "away", stake: 10 }), 201);
+    dataOf(await bet(t, c.cookie, buildBetBody("ref-lost", { outcome: "away" })), 201);
     await settle("ref-lost", { status: "finished", winningOutcome: "home" });
     expect(await referrals(r.cookie)).toMatchObject({ pendingRewardSp: 500, redeemedRewardSp: 1000 });
     expect(dataOf(await redeem(r.cookie))).toEqual({ redeemedSp: 500, redeemedCount: 1 });
@@ -199,10 +197,7 @@ describe("statuses and redeeming", () => {
     const code = (await referrals(r.cookie)).code as string;
     const referees = [await newPlayer(code), await newPlayer(code), await newPlayer(code)];
     for (const x of referees) {
-      dataOf(
-        await bet(t, x.cookie, { eventId: "ref-race", market: "1x2", outcome: "home", stake: 100 }),
-        201,
-      );
+      dataOf(await bet(t, x.cookie, buildBetBody("ref-race", { stake: 100 })), 201);
     }
     await settle("ref-race", { status: "finished", winningOutcome: "home" }); // each earns 100 × 2.15 = 215 SP
     expect((await referrals(r.cookie)).pendingRewardSp).toBe(1500);

@@ -4,23 +4,32 @@
  * watermark, see rankChangesSince). A read first syncs: it waits for a feed read that started after the read
  * arrived, so it sees every write committed before it — through any instance — and concurrent reads share one
  * feed query. The same query reports which weeks are finalized: such a week is served from its snapshot and
- * dropped from memory. Facts that never change once written (a week's stored eligibility) are kept too.
+ * dropped from memory.
+ *
+ * This file is the change-feed sync; what it keeps up to date lives beside it: the loaded weeks
+ * (week-index-lru.ts), values derived from them (derived-memo.ts), facts that never change once written
+ * (immutable-memo.ts) and what ladder rows show of a user (display-cache.ts).
  */
 import type { Queryable } from "../../db/client.js";
+import { DerivedMemo } from "./derived-memo.js";
+import { DisplayCache, type DisplayInfo } from "./display-cache.js";
+import { ImmutableMemo } from "./immutable-memo.js";
 import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
-import { RankIndex } from "./rank-index.js";
-
-const MAX_DISPLAY_ENTRIES = 200_000;
-const MAX_DERIVED = 1_000;
+import type { RankIndex } from "./rank-index.js";
+import { WeekIndexLru } from "./week-index-lru.js";
 
 export class RankCache {
-  private readonly weeks = new Map<number, RankIndex>();
-  private readonly lastUse = new Map<number, number>();
+  /**
+   * Values derived from the live ranks, the finalized weeks and the displayed profiles; made stale whenever the
+   * cached state may have changed: a feed read reporting any changed rank row (even one seen before), a changed
+   * profile or a change in the finalized weeks, a week loaded or dropped.
+   */
+  private readonly derived = new DerivedMemo();
+  private readonly weeks: WeekIndexLru;
+  private readonly immutable = new ImmutableMemo();
+  private readonly display = new DisplayCache();
   private watermark: string | null = null;
   private finalized = new Set<number>();
-  private readonly immutable = new Map<string, Promise<unknown>>();
-  /** What ladder rows show of a user; entries are dropped when the feed reports the profile changed. */
-  private readonly display = new Map<string, { displayName: string; wallet: string | null }>();
   /** Feed reads and week loads run one at a time, in order: a load never races a feed read. */
   private chain: Promise<unknown> = Promise.resolve();
   /** The next feed read, queued but not started yet: callers arriving now can share it. */
@@ -30,14 +39,6 @@ export class RankCache {
   /** Feed reads started, and the number of the last one applied (they apply in start order). */
   private started = 0;
   private applied = 0;
-
-  /**
-   * Bumped whenever the cached state may have changed: a feed read reporting any changed rank row (even one
-   * seen before), a changed profile or a change in the finalized weeks, a week loaded or dropped. Values derived from the live
-   * ranks are kept per version (`derive`).
-   */
-  private version = 0;
-  private readonly derived = new Map<string, { version: number; value: Promise<unknown> }>();
 
   /** The database's write counter when the last feed read started (embedded database only). */
   private seenChanges = -1;
@@ -51,19 +52,21 @@ export class RankCache {
     private readonly q: Queryable,
     private readonly changeCount?: () => number,
     private readonly bulkQ: Queryable = q,
-    private readonly maxWeeks = 4,
-  ) {}
+    maxWeeks = 4,
+  ) {
+    this.weeks = new WeekIndexLru(maxWeeks, () => this.derived.bump());
+  }
 
   /** The week's index as of the last sync (call `sync()` first), loaded on first use. */
   async week(week: number): Promise<RankIndex> {
-    const index = this.weeks.get(week) ?? (await this.exclusive(() => this.load(week)));
-    this.lastUse.set(week, Date.now());
+    const index = this.weeks.peek(week) ?? (await this.exclusive(() => this.load(week)));
+    this.weeks.touch(week);
     return index;
   }
 
   /** The week's index when it is loaded already (as of the last sync), else undefined. */
   peek(week: number): RankIndex | undefined {
-    return this.weeks.get(week);
+    return this.weeks.peek(week);
   }
 
   /** Finalized weeks as of the last sync (replaced, never changed in place, by the next sync). */
@@ -78,48 +81,25 @@ export class RankCache {
    * computed: newer, never older, than the sync its callers waited for.)
    */
   derive<T>(key: string, make: () => Promise<T>): Promise<T> {
-    const hit = this.derived.get(key);
-    if (hit && hit.version === this.version) return hit.value as Promise<T>;
-    // A bound on memory (keys include page offsets a client chooses): start over.
-    if (this.derived.size >= MAX_DERIVED) this.derived.clear();
-    const value = make();
-    this.derived.set(key, { version: this.version, value });
-    value.catch(() => {
-      if (this.derived.get(key)?.value === value) this.derived.delete(key);
-    });
-    return value;
+    return this.derived.derive(key, make);
   }
 
   /** A value that never changes once it exists (e.g. a finalized week's stored rows), loaded once. */
   remember<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let p = this.immutable.get(key) as Promise<T> | undefined;
-    if (!p) {
-      p = load();
-      this.immutable.set(key, p);
-      p.catch(() => this.immutable.delete(key));
-    }
-    return p;
+    return this.immutable.remember(key, load);
   }
 
   /** Display data of users (as of the last sync): from memory, the missing ones loaded in one query. */
-  async displayOf(
+  displayOf(
     ids: string[],
-    load: (missing: string[]) => Promise<Map<string, { displayName: string; wallet: string | null }>>,
-  ): Promise<Map<string, { displayName: string; wallet: string | null }>> {
-    const missing = ids.filter((id) => !this.display.has(id));
-    if (missing.length > 0) {
-      const loaded = await load(missing);
-      // A bound on memory: start over rather than track recency (hot pages refill in one query).
-      if (this.display.size + loaded.size > MAX_DISPLAY_ENTRIES) this.display.clear();
-      for (const [id, d] of loaded) this.display.set(id, d);
-    }
-    return new Map(ids.flatMap((id) => (this.display.has(id) ? [[id, this.display.get(id)!] as const] : [])));
+    load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
+  ): Promise<Map<string, DisplayInfo>> {
+    return this.display.displayOf(ids, load);
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
   drop(week: number): void {
-    if (this.weeks.delete(week)) this.version++;
-    this.lastUse.delete(week);
+    this.weeks.drop(week);
   }
 
   /**
@@ -148,11 +128,11 @@ export class RankCache {
         const writesSeen = this.changeCount?.() ?? -1;
         try {
           const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
-          for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
-          for (const id of profiles) this.display.delete(id);
+          for (const c of changes) this.weeks.apply(c.week, c.userId, c.sp);
+          this.display.forget(profiles);
           this.watermark = xmin;
           if (changes.length > 0 || profiles.length > 0 || !sameMembers(this.finalized, finalized))
-            this.version++;
+            this.derived.bump();
           this.finalized = new Set(finalized);
           for (const week of finalized) this.drop(week);
           this.seenChanges = writesSeen;
@@ -172,24 +152,11 @@ export class RankCache {
   }
 
   private async load(week: number): Promise<RankIndex> {
-    const loaded = this.weeks.get(week);
+    const loaded = this.weeks.peek(week);
     if (loaded) return loaded;
     // No feed read runs meanwhile; a change after this load's snapshot comes from a transaction at or above
     // the watermark, so the next feed read re-applies it with its newest value.
-    const index = RankIndex.from(await loadWeekSp(this.bulkQ, week));
-    this.weeks.set(week, index);
-    this.version++;
-    this.lastUse.set(week, Date.now());
-    this.evict();
-    return index;
-  }
-
-  private evict(): void {
-    while (this.weeks.size > this.maxWeeks) {
-      const oldest = [...this.lastUse].sort((a, b) => a[1] - b[1])[0];
-      if (!oldest) return;
-      this.drop(oldest[0]);
-    }
+    return this.weeks.add(week, await loadWeekSp(this.bulkQ, week));
   }
 }
 

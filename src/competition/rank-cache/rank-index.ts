@@ -1,7 +1,7 @@
 /**
  * An in-memory order-statistic index of one ladder: (userId, sp) pairs in ladder order (SP descending, then user
  * id ascending), with only SP > 0 kept. Every operation answers exactly what the SQL ladder would:
- * - countAbove(sp): players with strictly more SP (so rank = 1 + countAbove(sp), standard "1224" ranking);
+ * - countAbove(sp): players with strictly more SP (so rank = competitionRank(countAbove(sp)), standard "1224" ranking);
  * - at(position) / slice(offset, limit): the rows of a page;
  * - set(userId, sp): an absolute update (idempotent), O(√n) worst case.
  *
@@ -9,6 +9,8 @@
  * page costs two binary searches, and an update a splice inside one block. User ids are kept as numbers (ids are
  * bigint identities far below 2^53). Pure data structure: no I/O, no clock.
  */
+import { competitionRank } from "../ranking.js";
+
 const BLOCK = 512;
 
 interface Block {
@@ -74,10 +76,10 @@ export class RankIndex {
     return this.prefixCounts()[block]! + index;
   }
 
-  /** 1 + countAbove(sp of the user), or null when the user has no SP > 0. */
+  /** The competition rank of the user (from countAbove of their SP), or null when they have no SP > 0. */
   rankOf(userId: number): number | null {
     const sp = this.spOf.get(userId);
-    return sp === undefined ? null : 1 + this.countAbove(sp);
+    return sp === undefined ? null : competitionRank(this.countAbove(sp));
   }
 
   /** The entry at 0-based `position` in ladder order, or undefined past the end. */

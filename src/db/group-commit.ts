@@ -1,0 +1,81 @@
+/**
+ * A group commit: items submitted while a commit is in flight are committed together in the next transaction
+ * (one transaction for many items instead of one each), and each submitter is answered with its own result once
+ * that transaction has committed. When a grouped commit fails (e.g. one item is invalid), each item of the group
+ * is committed again alone, so every submitter gets the answer it would have had alone.
+ *
+ * One instance per owner (the app builds one per use case that groups); nothing is kept in module state.
+ */
+import type { Db, Tx } from "./client.js";
+
+export interface GroupCommitOptions {
+  /** Items in one transaction at most. */
+  maxItems: number;
+  /** Grouped commits running at once: an item waits for at most this many before its own. */
+  maxInFlight: number;
+}
+
+type Waiting<I, R> = { input: I; resolve: (r: R) => void; reject: (err: unknown) => void };
+
+export class GroupCommit<I, R> {
+  private waiting: Waiting<I, R>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  /** `commit` writes the items in `tx` and answers one result per item, in order. */
+  constructor(
+    private readonly db: Db,
+    private readonly commit: (tx: Tx, inputs: I[]) => Promise<R[]>,
+    private readonly options: GroupCommitOptions,
+  ) {}
+
+  /** Commits `input` (grouped with the items submitted meanwhile); resolves once its transaction committed. */
+  submit(input: I): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      if (this.scheduled || this.inFlight >= this.options.maxInFlight) return;
+      // Start after this turn of the event loop, so that the requests read in the same turn share the group (the
+      // embedded database would otherwise finish each commit before the next request is read).
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.drain();
+      });
+    });
+  }
+
+  /** Commits one item in its own transaction. */
+  alone(input: I): Promise<R> {
+    return this.db.transaction(async (tx) => (await this.commit(tx, [input]))[0]!);
+  }
+
+  private async drain(): Promise<void> {
+    this.inFlight++;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0, this.options.maxItems);
+        if (group.length === 1) {
+          await this.alone(group[0]!.input).then(group[0]!.resolve, group[0]!.reject);
+          continue;
+        }
+        const results = await this.db
+          .transaction((tx) =>
+            this.commit(
+              tx,
+              group.map((w) => w.input),
+            ),
+          )
+          .catch(() => null);
+        if (results) {
+          group.forEach((w, i) => {
+            w.resolve(results[i]!);
+          });
+        } else {
+          for (const w of group) await this.alone(w.input).then(w.resolve, w.reject);
+        }
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
