@@ -2,8 +2,9 @@
  * App: the player's app. It owns the route (the URL, through preact-iso's LocationProvider: it handles the
  * history and every same-origin link click; `routes.ts` reads the URL into a typed route), the session (wallet or
  * identity sign-in), the server's clock, what the service offers (sign-in providers, the chain of USDC bets), the
- * bet slip, and the data cache (use-resource.ts), and renders the page the route names: the weekly competition,
- * play, my bets, rewards, the all-time leaderboard, the profile or how it works.
+ * bet slip, the data cache (use-resource.ts) and the live stream that keeps it current (live/), and renders the
+ * page the route names: the weekly competition, play, my bets, rewards, the all-time leaderboard, the profile
+ * or how it works.
  */
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -11,8 +12,10 @@ import { LocationProvider, useLocation } from "preact-iso";
 import { type Account, AccountContext, type Session } from "./account";
 import { ApiError, api } from "./api";
 import { SlipContext, useSlipState } from "./betting/slip-store";
+import { LiveNotices } from "./components/live-notices";
 import { SignInPanel } from "./components/sign-in-panel";
 import { SiteHeader } from "./components/site-header";
+import { LiveContext, useLiveUpdates } from "./live/use-live-updates";
 import { BetsPage } from "./pages/bets";
 import { HowPage } from "./pages/how";
 import { LeaderboardPage } from "./pages/leaderboard";
@@ -222,41 +225,53 @@ function PlayerApp() {
   }
 
   const slip = useSlipState();
+  // One live stream for the page, opened again at sign-in and sign-out (the server reads the session when the
+  // stream connects); not before the stored session is checked.
+  const live = useLiveUpdates(session.status === "checking" ? undefined : (user?.id ?? null));
 
   return (
     <AccountContext.Provider value={account}>
-      <SlipContext.Provider value={slip}>
-        <a class="skip-link" href="#main">
-          Skip to the content
-        </a>
-        <SiteHeader
-          current={route.page}
-          balance={user ? lastBalance : null}
-          signInOpen={signInOpen}
-          onSignOut={onSignOut}
-          onNavigate={navigate}
-        />
-        {signInOpen && !user && (
-          <div class="wrap sign-in-wrap">
-            <SignInPanel
-              wallets={wallets}
-              onWallet={onWallet}
-              onIdentity={onIdentity}
-              onClose={() => setSignInOpen(false)}
-            />
-          </div>
-        )}
-        {session.status === "signed-in" && session.error && (
-          <div class="wrap">
-            <p class="error-text banner" role="alert">
-              {session.error}
-            </p>
-          </div>
-        )}
-        <main id="main" tabIndex={-1} class={`page-${route.page}`}>
-          {page}
-        </main>
-      </SlipContext.Provider>
+      <LiveContext.Provider value={live.state}>
+        <SlipContext.Provider value={slip}>
+          <a class="skip-link" href="#main">
+            Skip to the content
+          </a>
+          <SiteHeader
+            current={route.page}
+            balance={user ? lastBalance : null}
+            signInOpen={signInOpen}
+            onSignOut={onSignOut}
+            onNavigate={navigate}
+          />
+          {signInOpen && !user && (
+            <div class="wrap sign-in-wrap">
+              <SignInPanel
+                wallets={wallets}
+                onWallet={onWallet}
+                onIdentity={onIdentity}
+                onClose={() => setSignInOpen(false)}
+              />
+            </div>
+          )}
+          {session.status === "signed-in" && session.error && (
+            <div class="wrap">
+              <p class="error-text banner" role="alert">
+                {session.error}
+              </p>
+            </div>
+          )}
+          <main id="main" tabIndex={-1} class={`page-${route.page}`}>
+            {page}
+          </main>
+          <LiveNotices
+            state={live.state}
+            toasts={live.toasts}
+            onDismiss={live.dismiss}
+            onPause={live.pauseToasts}
+            onNavigate={navigate}
+          />
+        </SlipContext.Provider>
+      </LiveContext.Provider>
     </AccountContext.Provider>
   );
 }
