@@ -1,6 +1,6 @@
 /**
- * The live stream's notices, fixed at the bottom of the screen above everything else (on a phone above the slip
- * bar):
+ * The live stream's notices, over the page (at the bottom left on a desktop, right under the sticky header on a
+ * phone):
  * - OfflineBanner: while the stream is down, "You're offline …" in a polite live region (present from the start,
  *   so screen readers announce it when it fills); gone when the stream is back.
  * - Toasts: what happened to the player's bets ("Your bet on … won 215 credits."), each with its link and a

@@ -2,6 +2,7 @@
  * SiteHeader: the brand, the player's account (credits balance, name, sign out — or the sign-in button) and the
  * main navigation between the app's pages.
  */
+import type { ComponentChildren } from "preact";
 import { useAccount } from "../account";
 import { formatCredits, shortWallet } from "../format";
 import type { PageName, Route } from "../routes";
@@ -19,6 +20,8 @@ const NAV: { page: PageName; label: string; to: Route }[] = [
 
 export function SiteHeader(props: {
   current: PageName;
+  /** Shown with the header (the live stream's notices: under it on a phone, where it stays on screen). */
+  children?: ComponentChildren;
   balance: number | null;
   signInOpen: boolean;
   onSignOut: () => void;
@@ -89,6 +92,7 @@ export function SiteHeader(props: {
           </RouteLink>
         ))}
       </nav>
+      {props.children}
     </header>
   );
 }
