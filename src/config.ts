@@ -34,6 +34,12 @@ export interface Config {
    * process exits (idle and unused connections close at once).
    */
   shutdownTimeoutMs: number;
+  /** GET /api/stream: the most live-stream connections one instance holds (more: 503). */
+  streamMaxClients: number;
+  /** GET /api/stream: the interval of its `: ping` comment. */
+  streamPingMs: number;
+  /** GET /api/stream: how often an instance's reader looks at the outbox without being woken (a lost signal). */
+  streamPollMs: number;
   seasonStart: Date;
   weekOneStart: Date;
   finalizeSecret: string;
@@ -517,6 +523,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 1000, 50, 60_000),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    streamMaxClients: int(env, "STREAM_MAX_CLIENTS", 10_000, 0, 1_000_000),
+    streamPingMs: int(env, "STREAM_PING_MS", 15_000, 10, 3_600_000),
+    streamPollMs: int(env, "STREAM_POLL_MS", 1000, 10, 3_600_000),
     seasonStart,
     weekOneStart,
     finalizeSecret,

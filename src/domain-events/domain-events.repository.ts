@@ -70,11 +70,19 @@ export async function eventsAfter(
   return { xmin, events: found.filter((r) => r.id !== null) };
 }
 
-/** The position of event `id` (null when it is no longer, or never was, in the table). */
-export async function positionOfEvent(q: Queryable, id: string): Promise<{ xid: string; id: string } | null> {
+/**
+ * The position of event `id` (null when it is no longer, or never was, in the table, or, with `withinMs`, when it
+ * was recorded longer ago than that).
+ */
+export async function positionOfEvent(
+  q: Queryable,
+  id: string,
+  withinMs?: number,
+): Promise<{ xid: string; id: string } | null> {
   const [row] = await rows<{ xid: string; id: string }>(
     q,
-    sql`select xid::text as xid, id::text as id from domain_events where id = ${id}::bigint`,
+    sql`select xid::text as xid, id::text as id from domain_events where id = ${id}::bigint
+        ${withinMs === undefined ? sql`` : sql`and created_at > now() - make_interval(secs => ${withinMs / 1000}::double precision)`}`,
   );
   return row ?? null;
 }

@@ -2,7 +2,7 @@
  * The SP ledger: the only writer of ledger rows and of the totals maintained from them (users.total_sp and the
  * per-week competitive SP in week_user_sp), always in the caller's transaction so the totals never drift.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { type Season, WEEK_MS } from "../competition/calendar.js";
 import { COMPETITIVE_SP_TYPES, type SpType } from "../competition/competitive-sp.js";
 import { intArray, rows, type Tx, textArray } from "../db/client.js";
@@ -249,4 +249,14 @@ export async function moveEventSp(tx: Tx, eventId: string, fromWeek: number | nu
       deltas.map((d) => ({ ...d, amount: -d.amount })),
     );
   if (toWeek !== null) await addWeekSp(tx, toWeek, deltas);
+}
+
+/**
+ * The weeks whose competitive SP this transaction changed, as `(user_id, payload)` rows of `ladder.changed` domain
+ * events (`{week}`, public): what the live stream turns into `ladder` events.
+ */
+export function ladderChangesOfThisTransaction(): SQL {
+  return sql`select null::bigint as user_id, jsonb_build_object('week', w.week) as payload
+             from (select distinct week from week_user_sp where changed_xid = pg_current_xact_id()) w
+             order by w.week`;
 }
