@@ -170,12 +170,18 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     // The toast leads to the claim.
     const link = toast(a, won).getByRole("link", { name: "Claim your winnings" });
     expect(await link.getAttribute("href")).toBe("/bets?status=won");
+    // A toast stays while the pointer is on it (the checks take longer than its 12 s).
+    const lost = toast(phone.page, "lost.");
+    await toast(a, won).hover();
+    await lost.hover();
     await desktop.check("toast");
     await phone.check("toast");
+    expect(await toast(a, won).isVisible()).toBe(true);
+    expect(await lost.isVisible()).toBe(true);
 
     // Claimed on one tab: the other's balance follows.
     await link.click();
-    await a.getByRole("button", { name: "Claim winnings" }).click();
+    await a.getByRole("button", { name: "Claim 215 credits" }).click();
     await timed("claim on the other tab", [
       expect.poll(() => chip(tab2).textContent(), { timeout: 2000, interval: 50 }).toBe("1,115 credits"),
     ]);
