@@ -181,8 +181,10 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
 
     // Claimed on one tab: the other's balance follows.
     await link.click();
-    await a.getByRole("button", { name: "Claim 215 credits" }).click();
+    const claim = a.getByRole("button", { name: "Claim 215 credits" });
+    await claim.waitFor();
     await timed("claim on the other tab", [
+      claim.click(),
       expect.poll(() => chip(tab2).textContent(), { timeout: 2000, interval: 50 }).toBe("1,115 credits"),
     ]);
     await toast(a, won).getByRole("button", { name: "Dismiss" }).click();

@@ -242,7 +242,15 @@ function PlayerApp() {
             signInOpen={signInOpen}
             onSignOut={onSignOut}
             onNavigate={navigate}
-          />
+          >
+            <LiveNotices
+              state={live.state}
+              toasts={live.toasts}
+              onDismiss={live.dismiss}
+              onPause={live.pauseToasts}
+              onNavigate={navigate}
+            />
+          </SiteHeader>
           {signInOpen && !user && (
             <div class="wrap sign-in-wrap">
               <SignInPanel
@@ -263,13 +271,6 @@ function PlayerApp() {
           <main id="main" tabIndex={-1} class={`page-${route.page}`}>
             {page}
           </main>
-          <LiveNotices
-            state={live.state}
-            toasts={live.toasts}
-            onDismiss={live.dismiss}
-            onPause={live.pauseToasts}
-            onNavigate={navigate}
-          />
         </SlipContext.Provider>
       </LiveContext.Provider>
     </AccountContext.Provider>
