@@ -381,11 +381,11 @@ function SlipLine(props: {
             {error ??
               `The odds changed from ${oddsText(change.from)} to ${oddsText(change.to)}. Your bet stays at ${oddsText(change.from)} until you accept.`}
           </p>
-          <p class="price-move" data-testid="price-move">
+          <div class="price-move" data-testid="price-move">
             <del>{oddsText(change.from)}</del>
             {" → "}
             <ins>{oddsText(change.to)}</ins>
-          </p>
+          </div>
           <button type="button" class="button button-small" onClick={() => onAccept(change.to)}>
             Accept new odds
           </button>
