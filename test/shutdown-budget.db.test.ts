@@ -77,7 +77,7 @@ describe("SIGTERM with connections open", { timeout: 240_000 }, () => {
     while (!idle.received().includes("\r\n\r\n") && Date.now() < deadline) await sleep(20);
     while (!stream.received().includes(": connected") && Date.now() < deadline) await sleep(20);
     expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(stream.received()).toMatch(/^HTTP\/1\.1 200 [^]*content-type: text\/event-stream/);
+    expect(stream.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*content-type: text\/event-stream/);
     await sleep(300);
 
     const sentAt = performance.now();
