@@ -207,6 +207,10 @@ async function main(): Promise<void> {
         max: round(own.at(-1) ?? null),
       },
       allReceivedMs: Number.isFinite(everything.at(-1)!) ? round(everything.at(-1)!) : null,
+      // The same, counted from the settle's answer (its commit) instead of its request: the fan-out alone.
+      allReceivedAfterAnswerMs: Number.isFinite(everything.at(-1)!)
+        ? round(everything.at(-1)! - settleMs)
+        : null,
       foreignPredictions: foreign,
       withinTarget: Number.isFinite(everything.at(-1)!) && everything.at(-1)! <= 2000,
       serverRssMb: { before: rssBefore, after: rssAfter },
