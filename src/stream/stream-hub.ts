@@ -55,7 +55,8 @@ export interface StreamHubOptions {
   log: { warn(obj: object, msg: string): void };
 }
 
-const BATCH = 1000;
+/** Outbox events per read: a settle of 5,000 predictions is one or two reads. */
+const BATCH = 5000;
 /** A replay that would scan more outbox events than this sends `reset` instead. */
 export const MAX_REPLAY_EVENTS = 20_000;
 export const MAX_BACKLOG_BYTES = 1024 * 1024;
@@ -94,6 +95,8 @@ export class StreamHub {
   private reading = false;
   private again = false;
   private stopped = false;
+  /** While a batch of events is dispatched: what each connection gets, written once at the end. */
+  private batch: Map<Connection, string> | null = null;
 
   constructor(opts: StreamHubOptions) {
     this.opts = { pollMs: 1000, replayWindowMs: REPLAY_WINDOW_MS, ladderIntervalMs: 1000, ...opts };
@@ -220,6 +223,19 @@ export class StreamHub {
   }
 
   private dispatch(events: readonly DomainEvent[]): void {
+    // One write per connection per batch (a settle's event, ladder and prediction go out as one chunk): far fewer
+    // writes and syscalls when thousands of clients each get several events.
+    const batch = new Map<Connection, string>();
+    this.batch = batch;
+    try {
+      this.dispatchEach(events);
+    } finally {
+      this.batch = null;
+      for (const [conn, text] of batch) this.send(conn, text);
+    }
+  }
+
+  private dispatchEach(events: readonly DomainEvent[]): void {
     for (const event of events) {
       for (const m of presentStreamMessages(event)) {
         if (m.ladderKey) {
@@ -260,6 +276,10 @@ export class StreamHub {
   }
 
   private send(conn: Connection, text: string): void {
+    if (this.batch && !conn.held) {
+      this.batch.set(conn, (this.batch.get(conn) ?? "") + text);
+      return;
+    }
     if (conn.held) {
       conn.held.push(text);
       return;

@@ -174,8 +174,11 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
 
   it("answers 503 in the error envelope beyond STREAM_MAX_CLIENTS, and ends its streams on close", async () => {
     const { t, base } = await app({ STREAM_MAX_CLIENTS: "2" });
+    const before = await streamClientsGauge(t);
     const a = await stream(base);
     await stream(base);
+    // app_stream_clients counts them (SPEC §11).
+    expect(await streamClientsGauge(t)).toBe(before + 2);
     const refused = await stream(base);
     expect(refused.status).toBe(503);
     expect(await refused.body()).toMatchObject({ success: false, status: 503, code: "SERVICE_UNAVAILABLE" });
@@ -193,6 +196,13 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
     await c!.ended;
   });
 });
+
+/** The app_stream_clients gauge as GET /metrics serves it. */
+async function streamClientsGauge(t: TestApp): Promise<number> {
+  const res = await t.app.inject({ method: "GET", url: "/metrics" });
+  const line = res.body.split("\n").find((l) => l.startsWith("app_stream_clients "));
+  return Number(line?.split(" ")[1]);
+}
 
 function asReply(res: { statusCode: number; json(): any }) {
   return { status: res.statusCode, body: res.json() };
