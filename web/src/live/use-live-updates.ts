@@ -68,7 +68,12 @@ async function pickOf(userId: string, predictionId: string): Promise<string | nu
     if (found) return describe(found);
   }
   try {
-    const latest = await api.predictions({ limit: 20 });
+    // One request for a burst (a settle of several of my bets), shared through the cache.
+    const latest = await queryClient.fetchQuery({
+      queryKey: ["player", userId, "predictions", "latest"],
+      queryFn: () => api.predictions({ limit: 20 }),
+      staleTime: 2_000,
+    });
     const found = latest.items.find((p) => p.id === predictionId);
     return found ? describe(found) : null;
   } catch {
