@@ -9,7 +9,7 @@
  * nothing more. On close (graceful shutdown) every stream is ended at once, before the server waits for requests in
  * flight, so streams never hold a shutdown up.
  */
-import { PassThrough } from "node:stream";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
@@ -63,32 +63,40 @@ export async function streamRoutes(
     async (request, reply) => {
       const session = await request.sessionUserId();
       const lastEventId = request.headers["last-event-id"] ?? request.query.lastEventId ?? null;
-      const body = new PassThrough();
-      // First, so the headers and a first chunk leave at once (proxies and clients see a live stream).
-      body.write(`retry: ${RETRY_MS}\n: connected\n\n`);
+      const res = reply.raw;
+      // Until the answer's head is written (after connect, which may still refuse with the 503 envelope), what the
+      // hub sends (a replay) waits here; the first bytes tell EventSource how soon to reconnect.
+      let pending: string[] | null = [`retry: ${RETRY_MS}\n: connected\n\n`];
+      let endedEarly = false;
       const remove = await hub.connect(
         {
           userId: session?.userId ?? null,
-          write: (chunk) => body.write(chunk),
-          backlogBytes: () => body.writableLength + reply.raw.writableLength,
-          end: () => body.end(),
+          write: (chunk) => {
+            if (pending) pending.push(chunk);
+            else res.write(chunk);
+          },
+          backlogBytes: () => res.writableLength,
+          end: () => {
+            if (pending) endedEarly = true;
+            else res.end();
+          },
         },
         lastEventId,
       );
-      const closed = () => {
-        remove();
-        body.end();
-      };
-      reply.raw.once("close", closed);
-      if (reply.raw.destroyed) closed();
-      return (
-        reply
-          .header("content-type", "text/event-stream; charset=utf-8")
-          .header("cache-control", "no-cache")
-          .header("x-accel-buffering", "no")
-          // The 200 is documented as a string body; the stream is its chunks.
-          .send(body as unknown as string)
-      );
+      // Written straight to the socket, not through a reply stream: a settle writes to thousands of clients at
+      // once. The headers set by the hooks so far (security, CORS, rate limit, request id) go out with it.
+      reply.hijack();
+      res.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      });
+      res.write(pending.join(""));
+      pending = null;
+      if (endedEarly) res.end();
+      res.once("close", remove);
+      if (res.destroyed) remove();
     },
   );
 }

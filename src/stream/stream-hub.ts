@@ -55,8 +55,8 @@ export interface StreamHubOptions {
   log: { warn(obj: object, msg: string): void };
 }
 
-/** Outbox events per read: a settle of 5,000 predictions is one or two reads. */
-const BATCH = 5000;
+/** Outbox events per read: a settle of up to ~10,000 predictions is one read, and one write per client. */
+const BATCH = 10_000;
 /** A replay that would scan more outbox events than this sends `reset` instead. */
 export const MAX_REPLAY_EVENTS = 20_000;
 export const MAX_BACKLOG_BYTES = 1024 * 1024;

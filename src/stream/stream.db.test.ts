@@ -48,6 +48,13 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
     expect(aliceStream.status).toBe(200);
     expect(aliceStream.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
     expect(aliceStream.headers["cache-control"]).toBe("no-cache");
+    // The headers of the app's hooks come along: security, rate limit, request id.
+    expect(aliceStream.headers["x-content-type-options"]).toBe("nosniff");
+    expect(aliceStream.headers["x-ratelimit-limit"]).toBeDefined();
+    expect(aliceStream.headers["x-request-id"]).toBeDefined();
+    // Never compressed, whatever the client accepts.
+    const gzipAsked = await stream(base, { headers: { "accept-encoding": "gzip, br" } });
+    expect(gzipAsked.headers["content-encoding"]).toBeUndefined();
 
     // Welcome 1000 credits; Alice stakes 100 on home at 2.15, Bob 50 on away.
     const aliceBet = dataOf(
