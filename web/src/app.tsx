@@ -12,10 +12,9 @@ import { LocationProvider, useLocation } from "preact-iso";
 import { type Account, AccountContext, type Session } from "./account";
 import { ApiError, api } from "./api";
 import { SlipContext, useSlipState } from "./betting/slip-store";
-import { LiveNotices } from "./components/live-notices";
 import { SignInPanel } from "./components/sign-in-panel";
 import { SiteHeader } from "./components/site-header";
-import { LiveContext, useLiveUpdates } from "./live/use-live-updates";
+import { LiveProvider } from "./live/live-provider";
 import { BetsPage } from "./pages/bets";
 import { HowPage } from "./pages/how";
 import { LeaderboardPage } from "./pages/leaderboard";
@@ -225,13 +224,9 @@ function PlayerApp() {
   }
 
   const slip = useSlipState();
-  // One live stream for the page, opened again at sign-in and sign-out (the server reads the session when the
-  // stream connects); not before the stored session is checked.
-  const live = useLiveUpdates(session.status === "checking" ? undefined : (user?.id ?? null));
-
   return (
     <AccountContext.Provider value={account}>
-      <LiveContext.Provider value={live.state}>
+      <LiveProvider identity={session.status === "checking" ? undefined : (user?.id ?? null)}>
         <SlipContext.Provider value={slip}>
           <a class="skip-link" href="#main">
             Skip to the content
@@ -242,15 +237,7 @@ function PlayerApp() {
             signInOpen={signInOpen}
             onSignOut={onSignOut}
             onNavigate={navigate}
-          >
-            <LiveNotices
-              state={live.state}
-              toasts={live.toasts}
-              onDismiss={live.dismiss}
-              onPause={live.pauseToasts}
-              onNavigate={navigate}
-            />
-          </SiteHeader>
+          />
           {signInOpen && !user && (
             <div class="wrap sign-in-wrap">
               <SignInPanel
@@ -272,7 +259,7 @@ function PlayerApp() {
             {page}
           </main>
         </SlipContext.Provider>
-      </LiveContext.Provider>
+      </LiveProvider>
     </AccountContext.Provider>
   );
 }

@@ -7,18 +7,12 @@
  *   "Dismiss" button, in a polite live region; they leave by themselves after a while, not while the pointer or
  *   the focus is on them.
  */
-import type { LiveState } from "../live/live-connection";
-import type { Toast } from "../live/prediction-toast";
+import { useLive } from "../live/use-live-updates";
 import { type Navigate, RouteLink } from "./route-link";
 
-export function LiveNotices(props: {
-  state: LiveState;
-  toasts: Toast[];
-  onDismiss: (id: string) => void;
-  onPause: (paused: boolean) => void;
-  onNavigate: Navigate;
-}) {
-  const { state, toasts, onDismiss, onPause, onNavigate } = props;
+export function LiveNotices(props: { onNavigate: Navigate }) {
+  const { onNavigate } = props;
+  const { state, toasts, dismiss: onDismiss, pauseToasts: onPause } = useLive();
   return (
     <div class="live-notices">
       <div

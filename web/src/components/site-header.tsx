@@ -1,11 +1,11 @@
 /**
  * SiteHeader: the brand, the player's account (credits balance, name, sign out — or the sign-in button) and the
- * main navigation between the app's pages.
+ * main navigation between the app's pages; the live stream's notices (offline banner, toasts) hang from it.
  */
-import type { ComponentChildren } from "preact";
 import { useAccount } from "../account";
 import { formatCredits, shortWallet } from "../format";
 import type { PageName, Route } from "../routes";
+import { LiveNotices } from "./live-notices";
 import { type Navigate, RouteLink } from "./route-link";
 
 const NAV: { page: PageName; label: string; to: Route }[] = [
@@ -20,8 +20,6 @@ const NAV: { page: PageName; label: string; to: Route }[] = [
 
 export function SiteHeader(props: {
   current: PageName;
-  /** Shown with the header (the live stream's notices: under it on a phone, where it stays on screen). */
-  children?: ComponentChildren;
   balance: number | null;
   signInOpen: boolean;
   onSignOut: () => void;
@@ -92,7 +90,8 @@ export function SiteHeader(props: {
           </RouteLink>
         ))}
       </nav>
-      {props.children}
+      {/* The live stream's notices: under the header on a phone, where it stays on screen. */}
+      <LiveNotices onNavigate={onNavigate} />
     </header>
   );
 }

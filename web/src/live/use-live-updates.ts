@@ -10,11 +10,11 @@
  * from the last event received (the server replays what was missed, or sends `reset`, which invalidates
  * everything); one that cannot (no event received yet) invalidates everything itself.
  *
- * Returns the connection's state (for the offline banner; LiveContext passes it down so polling runs only while
- * the stream is down), the toasts and `dismiss(id)`.
+ * Returns the connection's state (for the offline banner, and for polling only while the stream is down), the
+ * toasts, `dismiss(id)` and `pauseToasts()`; LiveProvider (live-provider.tsx) passes them down through LiveContext.
  */
 import { createContext } from "preact";
-import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type EventPage, type PredictionItem, type ReclaimInfo, type SportEvent } from "../api";
 import { matchName, outcomeLabel } from "../betting/markets";
 import { queryClient } from "../use-resource";
@@ -35,9 +35,23 @@ const BATCH_MS = 50;
 const TOAST_MS = 12_000;
 const MAX_TOASTS = 3;
 
+export interface LiveUpdates {
+  state: LiveState;
+  toasts: Toast[];
+  dismiss(id: string): void;
+  pauseToasts(paused: boolean): void;
+}
+
+/** The page's live updates (live-provider.tsx provides them): the notices read it, the slip its state. */
+export const LiveContext = createContext<LiveUpdates>({
+  state: "connecting",
+  toasts: [],
+  dismiss: () => {},
+  pauseToasts: () => {},
+});
+export const useLive = (): LiveUpdates => useContext(LiveContext);
 /** The live stream's state, for components that poll only while it is down. */
-export const LiveContext = createContext<LiveState>("connecting");
-export const useLiveState = (): LiveState => useContext(LiveContext);
+export const useLiveState = (): LiveState => useContext(LiveContext).state;
 
 function applyEventPatch(patch: NonNullable<ReturnType<typeof cacheEffectsOf>["patchEvent"]>): void {
   const { eventId, ...change } = patch;
@@ -81,12 +95,7 @@ async function pickOf(userId: string, predictionId: string): Promise<string | nu
   }
 }
 
-export function useLiveUpdates(identity: string | null | undefined): {
-  state: LiveState;
-  toasts: Toast[];
-  dismiss(id: string): void;
-  pauseToasts(paused: boolean): void;
-} {
+export function useLiveUpdates(identity: string | null | undefined): LiveUpdates {
   const [state, setState] = useState<LiveState>("connecting");
   const [toasts, setToasts] = useState<Toast[]>([]);
   const shown = useRef(new Set<string>());
@@ -190,5 +199,5 @@ export function useLiveUpdates(identity: string | null | undefined): {
     [],
   );
 
-  return { state, toasts, dismiss, pauseToasts };
+  return useMemo(() => ({ state, toasts, dismiss, pauseToasts }), [state, toasts, dismiss, pauseToasts]);
 }
