@@ -133,16 +133,18 @@ function toEvent(r: EventRow): DomainEvent {
 }
 
 /**
- * The next committed events after `after` (null: from the first), at most `limit`, in (xid, id) order, and the
- * position to read from next time (`after` itself when there is nothing new).
+ * The next committed events after `after` (null: from the first), at most `limit`, in (xid, id) order, the
+ * position to read from next time (`after` itself when there is nothing new), and `held`: true when committed
+ * events exist that the watermark still holds back (a transaction older than theirs is running): they become
+ * readable as soon as it ends, so a live consumer should look again shortly rather than at its next poll.
  */
 export async function readDomainEvents(
   q: Queryable,
   opts: { after: EventPosition | null; limit: number },
-): Promise<{ events: DomainEvent[]; next: EventPosition | null }> {
-  const { events } = await eventsAfter(q, opts.after, opts.limit);
+): Promise<{ events: DomainEvent[]; next: EventPosition | null; held: boolean }> {
+  const { events, held } = await eventsAfter(q, opts.after, opts.limit);
   const mapped = events.map(toEvent);
-  return { events: mapped, next: mapped.at(-1)?.position ?? opts.after };
+  return { events: mapped, next: mapped.at(-1)?.position ?? opts.after, held };
 }
 
 /** The position of the newest committed event (xid 0, id 0 when there is none): "from now on". */

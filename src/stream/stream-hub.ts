@@ -11,8 +11,9 @@
  *   buffer, so nothing is lost or sent twice.
  * - When to read: at each wake-up (`wake()`: the instance's own commits, Redis pub/sub or PostgreSQL NOTIFY from
  *   the others, stream-signals.ts) and every `pollMs` (1 s) whatever happens, so a lost signal delays an event by
- *   a second at most, never loses it. The outbox's total order (position = (xid, id)) is the same on every
- *   instance.
+ *   a second at most, never loses it; and every 50 ms while committed events wait behind the outbox's watermark
+ *   (a wake-up that came before an older transaction ended). The outbox's total order (position = (xid, id)) is
+ *   the same on every instance.
  * - A `ladder` event goes out at most once per `ladderIntervalMs` (1 s) per ladder: a change within the interval
  *   is sent at its end, once, whatever the number of changes.
  * - A `: ping` comment every `pingMs` to every client.
@@ -61,6 +62,8 @@ const BATCH = 10_000;
 export const MAX_REPLAY_EVENTS = 20_000;
 export const MAX_BACKLOG_BYTES = 1024 * 1024;
 export const REPLAY_WINDOW_MS = 5 * 60_000;
+/** How soon the reader looks again while committed events wait behind the outbox's watermark. */
+const HELD_RETRY_MS = 50;
 
 interface Connection {
   client: StreamClient;
@@ -92,6 +95,7 @@ export class StreamHub {
   private stopListening: (() => Promise<void>) | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private pingTimer: NodeJS.Timeout | null = null;
+  private heldTimer: NodeJS.Timeout | null = null;
   private reading = false;
   private again = false;
   private stopped = false;
@@ -163,6 +167,7 @@ export class StreamHub {
     this.stopped = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.heldTimer) clearTimeout(this.heldTimer);
     for (const l of this.ladders.values()) if (l.timer) clearTimeout(l.timer);
     for (const conn of this.all) conn.client.end();
     const stop = this.stopListening;
@@ -197,21 +202,29 @@ export class StreamHub {
       return;
     }
     this.reading = true;
+    let held = false;
     try {
       do {
         this.again = false;
         for (;;) {
-          const { events, next } = await readDomainEvents(this.opts.db, {
-            after: this.position,
-            limit: BATCH,
-          });
+          const read = await readDomainEvents(this.opts.db, { after: this.position, limit: BATCH });
           // Dispatch and the new position together, synchronously: a replay that snapshots the position in
           // between sees either both or neither.
-          this.dispatch(events);
-          if (next) this.position = next;
-          if (events.length < BATCH || this.stopped) break;
+          this.dispatch(read.events);
+          if (read.next) this.position = read.next;
+          held = read.held;
+          if (read.events.length < BATCH || this.stopped) break;
         }
       } while (this.again && !this.stopped);
+      // Committed events wait behind an older transaction still running (the outbox's watermark): look again
+      // shortly rather than at the next poll, so they leave as soon as it ends.
+      if (held && !this.stopped && !this.heldTimer) {
+        this.heldTimer = setTimeout(() => {
+          this.heldTimer = null;
+          this.wake();
+        }, HELD_RETRY_MS);
+        this.heldTimer.unref();
+      }
     } catch (err) {
       this.opts.log.warn(
         { err },
