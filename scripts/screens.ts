@@ -2,8 +2,9 @@
  * `npm run screens`: regenerates docs/screens/*.png, what a player sees at 1366×900 and at 390×844 (viewport
  * screenshots, not full pages: the phone's fixed header and slip bar are where a player sees them). It serves the
  * browser tests' scenario season (test/e2e/scenario.ts: the real app on a random 127.0.0.1 port, clock pinned at
- * Fri 2026-11-20 12:00 UTC) and walks the app in Debian's Chromium with injected test wallets, moving a price
- * through the admin API on the way. Deterministic apart from countdowns. Needs /usr/bin/chromium.
+ * Fri 2026-11-20 12:00 UTC) and walks the app in Debian's Chromium with injected test wallets, moving a price and
+ * settling an event through the admin API on the way (shown live: the price highlighted and asked about in the
+ * slip, a toast), and stopping the server at the end (the offline banner). Deterministic apart from countdowns. Needs /usr/bin/chromium.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,13 @@ import {
   launchChromium,
   PHONE,
 } from "../test/e2e/browser.js";
-import { playEvent, putAdminEvent, startScenarioApp, stopScenarioApp } from "../test/e2e/scenario.js";
+import {
+  playEvent,
+  putAdminEvent,
+  settleEvent,
+  startScenarioApp,
+  stopScenarioApp,
+} from "../test/e2e/scenario.js";
 import { ensureWebBuild } from "../test/e2e/web-build.js";
 
 const out = fileURLToPath(new URL("../docs/screens/", import.meta.url));
@@ -68,6 +75,7 @@ async function main(): Promise<void> {
   await ensureWebBuild();
   const { t, base } = await startScenarioApp({ play: true });
   const browser = await launchChromium();
+  let stopped = false;
   try {
     // Desktop: player 60 (in Week 2 Champions), Berlin time.
     const d = await session(browser, base, DESKTOP, "Europe/Berlin", 60);
@@ -93,17 +101,25 @@ async function main(): Promise<void> {
 
     const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-21T17:00:00.000Z");
     moved.markets[0]!.outcomes[1]!.odds = 3.6;
+    // Live: the new price arrives through the stream, highlighted in the list, and the slip asks.
     await putAdminEvent(t, "play-fb-2", moved);
-    await d.page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
     await d.page.getByTestId("odds-changed").waitFor();
     await d.page.getByTestId("odds-changed").scrollIntoViewIfNeeded();
     await shot(d.page, "desktop-slip-odds-changed");
 
-    await d.page.getByRole("button", { name: "Accept 3.60" }).click();
+    await d.page.getByRole("button", { name: "Accept new odds" }).click();
     await d.page.getByRole("button", { name: "Place 3 bets for 400 credits" }).click();
     await d.page.getByText("Bet placed: 50 credits on Lakers at 1.80.").waitFor();
     await d.page.locator(".recent .pill").nth(2).waitFor();
     await shot(d.page, "desktop-slip-placed");
+
+    // Live: the event is settled through the admin API; the page says so by itself.
+    await settleEvent(t, "play-fb-1", "home");
+    await d.page.getByTestId("toast").waitFor();
+    await d.page.locator('.event[data-event-id="play-fb-1"] [data-testid="event-closed"]').waitFor();
+    await d.page.evaluate(() => scrollTo(0, 0));
+    await shot(d.page, "desktop-live-settled");
+    await d.page.getByTestId("toast").getByRole("button", { name: "Dismiss" }).click();
 
     await d.page.getByTestId("bet-slip").getByLabel("Odds format").selectOption("fractional");
     await shot(d.page, "desktop-fractional-odds");
@@ -134,10 +150,18 @@ async function main(): Promise<void> {
     await p.page.goto(`${base}/?week=2&type=champions`);
     await p.page.locator(".ladder-table").waitFor();
     await shot(p.page, "phone-weekly-champions");
+
+    // The server goes away: the offline banner.
+    await p.page.locator(".main-nav").getByRole("link", { name: "Play" }).click();
+    await p.page.locator(".event").first().waitFor();
+    await stopScenarioApp(t);
+    stopped = true;
+    await p.page.getByTestId("offline-banner").waitFor({ timeout: 10_000 });
+    await shot(p.page, "phone-offline-banner");
     await p.context.close();
   } finally {
     await browser.close();
-    await stopScenarioApp(t);
+    if (!stopped) await stopScenarioApp(t);
   }
 }
 

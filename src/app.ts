@@ -46,6 +46,7 @@ import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
 import { rewardRoutes } from "./rewards/routes.js";
 import type { Season } from "./shared/season.js";
+import { streamRoutes } from "./stream/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface AppDeps {
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(reconcileRoutes, { deps: onchainBets, adminToken: config.adminToken });
   await app.register(chainRoutes, { deps: chainInfoDeps(config) });
   if (deps.demo) await app.register(demoRoutes, { faucet: deps.demo.faucet });
+  await app.register(streamRoutes, { database, redis: deps.redis ?? null, config });
   // Last: the web app's catch-all GET route (unknown /api routes still answer the JSON 404).
   await app.register(staticRoutes);
   return app;

@@ -41,6 +41,12 @@ export interface Config {
    * process exits (idle and unused connections close at once).
    */
   shutdownTimeoutMs: number;
+  /** GET /api/stream: the most live-stream connections one instance holds (more: 503). */
+  streamMaxClients: number;
+  /** GET /api/stream: the interval of its `: ping` comment. */
+  streamPingMs: number;
+  /** GET /api/stream: how often an instance's reader looks at the outbox without being woken (a lost signal). */
+  streamPollMs: number;
   seasonStart: Date;
   weekOneStart: Date;
   finalizeSecret: string;
@@ -365,6 +371,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: v.REDIS_URL ?? null,
     redisCommandTimeoutMs: v.REDIS_COMMAND_TIMEOUT_MS,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+    streamMaxClients: v.STREAM_MAX_CLIENTS,
+    streamPingMs: v.STREAM_PING_MS,
+    streamPollMs: v.STREAM_POLL_MS,
     seasonStart: v.CHAMPIONS_SEASON_START_ISO,
     weekOneStart: v.CHAMPIONS_WEEK_ONE_START_ISO,
     finalizeSecret: v.FINALIZE_SECRET,

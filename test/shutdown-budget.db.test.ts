@@ -2,6 +2,8 @@
  * Issue 21, bounded shutdown: a real server process (SHUTDOWN_TIMEOUT_MS small) gets SIGTERM while it holds
  * - an idle keep-alive connection and a connection opened but never used: both closed at once;
  * - a request whose body trickles in (a slow client): its connection is closed at the budget;
+ * - a live stream (GET /api/stream, issue 24), endless by nature: ended at once, cleanly (the chunked body's last
+ *   chunk), so the client reconnects elsewhere and streams never hold the budget;
  * - (PostgreSQL) a finalize blocked mid-way by another session's lock: cut at the budget, and the week is not
  *   finalized at all afterwards (one transaction: all or nothing).
  * The process exits within the budget plus a small margin. On the code before, the unused connection and the slow
@@ -69,9 +71,13 @@ describe("SIGTERM with connections open", { timeout: 240_000 }, () => {
     );
     const trickle = setInterval(() => slow.socket.write(" "), 200);
     cleanups.push(() => clearInterval(trickle));
+    const stream = rawConnection(server.port);
+    stream.socket.write("GET /api/stream HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n\r\n");
     const deadline = Date.now() + 5000;
     while (!idle.received().includes("\r\n\r\n") && Date.now() < deadline) await sleep(20);
+    while (!stream.received().includes(": connected") && Date.now() < deadline) await sleep(20);
     expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(stream.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*content-type: text\/event-stream/);
     await sleep(300);
 
     const sentAt = performance.now();
@@ -84,13 +90,17 @@ describe("SIGTERM with connections open", { timeout: 240_000 }, () => {
       idle: (await idle.closedAt) - sentAt,
       unused: (await unused.closedAt) - sentAt,
       slow: (await slow.closedAt) - sentAt,
+      stream: (await stream.closedAt) - sentAt,
     };
     console.log(
-      `SIGTERM (budget ${BUDGET_MS} ms): idle closed after ${Math.round(closed.idle)} ms, unused ${Math.round(closed.unused)} ms, slow body ${Math.round(closed.slow)} ms, exit ${Math.round(exitedMs)} ms`,
+      `SIGTERM (budget ${BUDGET_MS} ms): idle closed after ${Math.round(closed.idle)} ms, unused ${Math.round(closed.unused)} ms, slow body ${Math.round(closed.slow)} ms, stream ${Math.round(closed.stream)} ms, exit ${Math.round(exitedMs)} ms`,
     );
     expect(exit!.code).toBe(0);
     expect(closed.idle).toBeLessThan(500);
     expect(closed.unused).toBeLessThan(500);
+    expect(closed.stream).toBeLessThan(500);
+    // Ended by the server (the last chunk), not cut: EventSource reconnects as after any end.
+    expect(stream.received()).toMatch(/\r\n0\r\n\r\n$/);
     // The slow body had the whole budget, then its connection was cut.
     expect(closed.slow).toBeGreaterThanOrEqual(BUDGET_MS - 50);
     expect(closed.slow).toBeLessThan(BUDGET_MS + 1000);

@@ -3,6 +3,7 @@
  * otherwise. Both speak the same SQL and run the same migrations (at open, under an advisory lock so several
  * instances starting together migrate once).
  */
+import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -14,7 +15,9 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { Config } from "../config.js";
+import { COMMITTED, signalingCommits } from "./commit-signal.js";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
+import { listenPostgres, type PgListener } from "./pg-listener.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -41,6 +44,16 @@ export interface Database {
   dataDirLock?: DataDirLock;
   /** Embedded only: a gzipped tar of the whole data directory, consistent (PGlite's `dumpDataDir`). */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * Calls `listener` each time a transaction of THIS handle that recorded domain events has committed (in this
+   * process only: commit-signal.ts); returns the function that stops it.
+   */
+  onEventsCommitted(listener: () => void): () => void;
+  /**
+   * PostgreSQL only: `LISTEN channel` on a dedicated connection, kept up (pg-listener.ts); `onNotify` on every
+   * notification and after each reconnection. Absent on the embedded database (one process owns it).
+   */
+  listen?: (channel: string, onNotify: () => void) => PgListener;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -103,10 +116,13 @@ async function openPglite(dataDir: string | null, image?: Blob): Promise<Databas
     const changeCount = countWrites(client);
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    const commits = new EventEmitter().setMaxListeners(0);
+    const signaling = signalingCommits(db as unknown as Db, commits);
     return {
-      db: db as unknown as Db,
-      bulkDb: db as unknown as Db,
+      db: signaling,
+      bulkDb: signaling,
       engine: "pglite",
+      onEventsCommitted: (listener) => onCommitted(commits, listener),
       changeCount,
       ...(lock ? { dataDirLock: lock } : {}),
       dumpDataDir: () => client.dumpDataDir("gzip"),
@@ -125,6 +141,11 @@ async function openPglite(dataDir: string | null, image?: Blob): Promise<Databas
     await lock?.release();
     throw err;
   }
+}
+
+function onCommitted(commits: EventEmitter, listener: () => void): () => void {
+  commits.on(COMMITTED, listener);
+  return () => commits.off(COMMITTED, listener);
 }
 
 /** Counts writes that completed on an embedded database (bumped after commit, so a reader never races it). */
@@ -199,10 +220,20 @@ async function openPostgres(
   };
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
+  const commits = new EventEmitter().setMaxListeners(0);
   return {
-    db: retryingTransactions(drizzleNodePg({ client: pool, schema }) as unknown as Db),
-    bulkDb: retryingTransactions(drizzleNodePg({ client: bulkPool, schema }) as unknown as Db),
+    db: signalingCommits(
+      retryingTransactions(drizzleNodePg({ client: pool, schema }) as unknown as Db),
+      commits,
+    ),
+    bulkDb: signalingCommits(
+      retryingTransactions(drizzleNodePg({ client: bulkPool, schema }) as unknown as Db),
+      commits,
+    ),
     engine: "postgres",
+    onEventsCommitted: (listener) => onCommitted(commits, listener),
+    listen: (channel, onNotify) =>
+      listenPostgres(url, channel, onNotify, { connectTimeoutMs: opts.connectTimeoutMs }),
     ping: async () => {
       await pool.query("select 1");
     },

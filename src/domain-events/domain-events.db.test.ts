@@ -65,7 +65,10 @@ describe("domain events", () => {
     ]);
     expect(next).toEqual(events[2]!.position);
     // From the last position: nothing new; from the first: the other two; a page of one.
-    expect((await readDomainEvents(d.db, { after: next, limit: 10 })).events).toEqual([]);
+    expect(await readDomainEvents(d.db, { after: next, limit: 10 })).toMatchObject({
+      events: [],
+      held: false,
+    });
     const rest = await readDomainEvents(d.db, { after: events[0]!.position, limit: 1 });
     expect(rest.events.map((e) => e.id)).toEqual([events[1]!.id]);
     expect(await headPosition(d.db)).toEqual(events[2]!.position);
@@ -122,6 +125,8 @@ describe("domain events", () => {
       // While `early` runs, a reader sees neither: id 2's transaction is newer than the oldest one running.
       const first = await readDomainEvents(d.db, { after: null, limit: 10 });
       expect(first.events).toEqual([]);
+      // …and says that a committed event (id 2) waits behind the watermark.
+      expect(first.held).toBe(true);
       await early.query("commit");
       // Transactions of other databases on the same server also hold the watermark back: wait for them.
       let second = await readDomainEvents(d.db, { after: first.next, limit: 10 });

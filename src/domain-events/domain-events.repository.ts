@@ -46,18 +46,21 @@ export async function insertSelectedEvents(
 
 /**
  * Events after `after` in (xid, id) order, only those of transactions older than this statement's snapshot xmin
- * (every such transaction has ended: no row can still appear before them), and that watermark.
+ * (every such transaction has ended: no row can still appear before them), that watermark, and whether committed
+ * events wait behind it (`held`: visible rows of transactions at or past the xmin, held back by an older
+ * transaction still running, on this database or another of the server).
  */
 export async function eventsAfter(
   q: Queryable,
   after: { xid: string; id: string } | null,
   limit: number,
-): Promise<{ xmin: string; events: EventRow[] }> {
-  const found = await rows<EventRow & { xmin: string }>(
+): Promise<{ xmin: string; held: boolean; events: EventRow[] }> {
+  const found = await rows<EventRow & { xmin: string; held: boolean }>(
     q,
     sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
         select e.id::text as id, e.xid::text as xid, e.type, e.payload, e.user_id::text as user_id,
-               e.created_at, w.xmin::text as xmin
+               e.created_at, w.xmin::text as xmin,
+               exists (select 1 from domain_events h where h.xid >= w.xmin) as held
         from w left join lateral (
           select * from domain_events d
           where d.xid < w.xmin
@@ -67,14 +70,22 @@ export async function eventsAfter(
         ) e on true`,
   );
   const xmin = found[0]!.xmin;
-  return { xmin, events: found.filter((r) => r.id !== null) };
+  return { xmin, held: found[0]!.held === true, events: found.filter((r) => r.id !== null) };
 }
 
-/** The position of event `id` (null when it is no longer, or never was, in the table). */
-export async function positionOfEvent(q: Queryable, id: string): Promise<{ xid: string; id: string } | null> {
+/**
+ * The position of event `id` (null when it is no longer, or never was, in the table, or, with `withinMs`, when it
+ * was recorded longer ago than that).
+ */
+export async function positionOfEvent(
+  q: Queryable,
+  id: string,
+  withinMs?: number,
+): Promise<{ xid: string; id: string } | null> {
   const [row] = await rows<{ xid: string; id: string }>(
     q,
-    sql`select xid::text as xid, id::text as id from domain_events where id = ${id}::bigint`,
+    sql`select xid::text as xid, id::text as id from domain_events where id = ${id}::bigint
+        ${withinMs === undefined ? sql`` : sql`and created_at > now() - make_interval(secs => ${withinMs / 1000}::double precision)`}`,
   );
   return row ?? null;
 }

@@ -8,7 +8,8 @@
  * transaction, or `recordDomainEventsFrom(tx, type, query)` for many events built from rows in the database. `payload` is the public JSON of the event (SPEC §11's webhook `data`), `userId` marks an event
  * private to one player (a stream shows it to that player only; webhooks carry every event). Each write also sends
  * `NOTIFY domain_events` (delivered at commit, on PostgreSQL and PGlite alike) so a listener can read at once
- * instead of polling.
+ * instead of polling, and marks the transaction so its commit is signalled in this process
+ * (`Database.onEventsCommitted`, db/commit-signal.ts).
  *
  * Reading (a consumer): ids are allocated when rows are inserted, not when they commit, so a transaction that
  * started earlier can commit a SMALLER id after a reader has gone past it. Reading "id > last id" would skip it.
@@ -29,6 +30,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../db/client.js";
+import { markTransactionForSignal } from "../db/commit-signal.js";
 import {
   deleteEventsBefore,
   type EventRow,
@@ -47,7 +49,23 @@ export const DOMAIN_EVENTS_CHANNEL = "domain_events";
 /** How long events are kept at least (stream replay needs 5 minutes; fan-out needs seconds). */
 export const DOMAIN_EVENT_RETENTION_MS = 24 * 3600_000;
 
-export const DOMAIN_EVENT_TYPES = ["event.settled", "prediction.settled", "week.finalized"] as const;
+/**
+ * - `event.settled` `{eventId, status, winningOutcome, settledAt}`; `prediction.settled` `{predictionId, userId,
+ *   eventId, status, payout | payoutUsdc}` (private); `week.finalized` (the finalize result): SPEC §11, webhooks too.
+ * - Live stream only (SPEC §12): `event.odds_changed` `{eventId, markets}` (markets as the events API presents
+ *   them); `event.status_changed` `{eventId, status, winningOutcome}` (a new event, or its status changed without a
+ *   result); `balance.changed` `{credits}` (private: the new credits balance); `ladder.changed` `{week}` (the
+ *   competitive SP of week `week` changed: its ladders may have moved).
+ */
+export const DOMAIN_EVENT_TYPES = [
+  "event.settled",
+  "prediction.settled",
+  "week.finalized",
+  "event.odds_changed",
+  "event.status_changed",
+  "balance.changed",
+  "ladder.changed",
+] as const;
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
 export interface NewDomainEvent {
@@ -78,8 +96,9 @@ export interface DomainEvent {
  * owns the rows, selecting `(user_id bigint, payload jsonb)` (null user id: a public event). For many events at
  * once (a settle of 100,000 predictions) built in the database, without sending them from the process.
  */
-export function recordDomainEventsFrom(tx: Tx, type: DomainEventType, source: SQL): Promise<void> {
-  return insertSelectedEvents(tx, type, source, DOMAIN_EVENTS_CHANNEL);
+export async function recordDomainEventsFrom(tx: Tx, type: DomainEventType, source: SQL): Promise<void> {
+  await insertSelectedEvents(tx, type, source, DOMAIN_EVENTS_CHANNEL);
+  markTransactionForSignal();
 }
 
 /** Records one event in the caller's transaction. */
@@ -88,8 +107,10 @@ export function recordDomainEvent(tx: Tx, event: NewDomainEvent): Promise<void> 
 }
 
 /** Records events in the caller's transaction, in one statement however many (a settle may write 100,000). */
-export function recordDomainEvents(tx: Tx, events: readonly NewDomainEvent[]): Promise<void> {
-  return insertEvents(
+export async function recordDomainEvents(tx: Tx, events: readonly NewDomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  markTransactionForSignal();
+  await insertEvents(
     tx,
     events.map((e) => ({
       type: e.type,
@@ -112,21 +133,32 @@ function toEvent(r: EventRow): DomainEvent {
 }
 
 /**
- * The next committed events after `after` (null: from the first), at most `limit`, in (xid, id) order, and the
- * position to read from next time (`after` itself when there is nothing new).
+ * The next committed events after `after` (null: from the first), at most `limit`, in (xid, id) order, the
+ * position to read from next time (`after` itself when there is nothing new), and `held`: true when committed
+ * events exist that the watermark still holds back (a transaction older than theirs is running): they become
+ * readable as soon as it ends, so a live consumer should look again shortly rather than at its next poll.
  */
 export async function readDomainEvents(
   q: Queryable,
   opts: { after: EventPosition | null; limit: number },
-): Promise<{ events: DomainEvent[]; next: EventPosition | null }> {
-  const { events } = await eventsAfter(q, opts.after, opts.limit);
+): Promise<{ events: DomainEvent[]; next: EventPosition | null; held: boolean }> {
+  const { events, held } = await eventsAfter(q, opts.after, opts.limit);
   const mapped = events.map(toEvent);
-  return { events: mapped, next: mapped.at(-1)?.position ?? opts.after };
+  return { events: mapped, next: mapped.at(-1)?.position ?? opts.after, held };
 }
 
 /** The position of the newest committed event (xid 0, id 0 when there is none): "from now on". */
 export function headPosition(q: Queryable): Promise<EventPosition> {
   return headPositionSql(q);
+}
+
+/**
+ * The position of event `id` when it was recorded less than `windowMs` ago by the database's clock (a stream's
+ * replay window); null when it is older, unknown or pruned.
+ */
+export function recentPositionOf(q: Queryable, id: string, windowMs: number): Promise<EventPosition | null> {
+  if (!/^\d{1,19}$/.test(id)) return Promise.resolve(null);
+  return positionOfEvent(q, id, windowMs);
 }
 
 /** The position of event `id`, to resume after it; null when it is not (or no longer) stored. */

@@ -1,15 +1,20 @@
 /**
  * Creates or updates an event and its odds (admin / feed). When the kickoff moves to another competition week,
- * the event's competitive SP moves with it in the same transaction, so the ladders stay exact.
+ * the event's competitive SP moves with it in the same transaction, so the ladders stay exact. The same
+ * transaction records the live stream's domain events: `event.status_changed` when the event is new or its status
+ * changed, `event.odds_changed` when it is new or its markets (odds, outcomes) changed.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.js";
-import type { Db } from "../db/client.js";
+import type { Db, Tx } from "../db/client.js";
+import { type NewDomainEvent, recordDomainEvents } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { moveEventSp } from "../ledger/ledger.js";
 import { parseOddsMilli } from "../shared/money.js";
 import { type Season, weekIndexAt } from "../shared/season.js";
 import { closedAtAfter } from "./betting-window.js";
 import { type EventRow, insertEvent, lockEvent, type StoredMarket, updateEvent } from "./events.js";
+import { presentMarkets } from "./presenters.js";
 import type { EventUpsertInput } from "./schema.js";
 
 export interface EventDeps {
@@ -71,7 +76,9 @@ export async function upsertEvent(
       updatedAt: now,
     };
     if (!existing) {
-      return { event: await insertEvent(tx, { id, ...values }), created: true };
+      const event = await insertEvent(tx, { id, ...values });
+      await recordEventChanges(tx, null, event);
+      return { event, created: true };
     }
     if (
       existing.result &&
@@ -85,6 +92,24 @@ export async function upsertEvent(
       weekIndexAt(deps.season, existing.kickoffAt),
       weekIndexAt(deps.season, kickoffAt),
     );
-    return { event: await updateEvent(tx, id, values), created: false };
+    const event = await updateEvent(tx, id, values);
+    await recordEventChanges(tx, existing, event);
+    return { event, created: false };
   });
+}
+
+/** The live stream's events of an event created (`before` null) or updated. */
+async function recordEventChanges(tx: Tx, before: EventRow | null, after: EventRow): Promise<void> {
+  const changes: NewDomainEvent[] = [];
+  if (!before || before.status !== after.status) {
+    changes.push({
+      type: "event.status_changed",
+      payload: { eventId: after.id, status: after.status, winningOutcome: null },
+    });
+  }
+  const markets = presentMarkets(after.markets);
+  if (!before || !isDeepStrictEqual(presentMarkets(before.markets), markets)) {
+    changes.push({ type: "event.odds_changed", payload: { eventId: after.id, markets } });
+  }
+  await recordDomainEvents(tx, changes);
 }

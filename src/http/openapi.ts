@@ -224,6 +224,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "profile", description: "A player's statistics" },
         { name: "rewards", description: "Referrals, the daily raffle, daily free credits" },
         { name: "admin", description: "The admin / feed API (bearer ADMIN_TOKEN)" },
+        { name: "stream", description: "Live updates (Server-Sent Events)" },
       ],
       components: {
         securitySchemes: {

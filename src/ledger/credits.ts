@@ -5,13 +5,15 @@
 import { eq, sql } from "drizzle-orm";
 import { type Queryable, rows, type Tx } from "../db/client.js";
 import { creditsLedger, users } from "../db/schema.js";
+import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 
 export type CreditReason = "WELCOME" | "DAILY" | "STAKE" | "PAYOUT" | "ADJUSTMENT";
 
 /**
  * Appends one credit row and moves the balance by `amount`. A debit larger than the balance throws
- * INSUFFICIENT_CREDITS (the conditional update is atomic, so concurrent debits can never overdraw).
+ * INSUFFICIENT_CREDITS (the conditional update is atomic, so concurrent debits can never overdraw). A new row also
+ * records the live stream's `balance.changed` `{credits}` (private to the player) in the same transaction.
  */
 export async function appendCredits(
   tx: Tx,
@@ -30,7 +32,13 @@ export async function appendCredits(
         returning credits_balance::text as balance`,
   );
   if (!updated) throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for this stake");
-  return { created: true, balance: Number(updated.balance) };
+  const balance = Number(updated.balance);
+  await recordDomainEvent(tx, {
+    type: "balance.changed",
+    payload: { credits: balance },
+    userId: entry.userId,
+  });
+  return { created: true, balance };
 }
 
 /**

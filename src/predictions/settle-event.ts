@@ -192,8 +192,8 @@ async function settleOnce(
       closedAt: closedAtAfter(event, { status: result.status, result: true }, now),
       updatedAt: now,
     });
-    const open = await lockOpenPredictionsOfEvent(tx, event.id);
-    await settlePredictions(tx, deps, open, updated, result, now);
+    // First in the outbox's order, before its predictions: a consumer reading in batches (the live stream) gets
+    // the public result with the first batch however many predictions follow.
     await recordDomainEvent(tx, {
       type: "event.settled",
       payload: presentEventSettled({
@@ -203,6 +203,8 @@ async function settleOnce(
         settledAt: now,
       }),
     });
+    const open = await lockOpenPredictionsOfEvent(tx, event.id);
+    await settlePredictions(tx, deps, open, updated, result, now);
     return { event: updated, settled: open.length, alreadySettled: false };
   });
 }

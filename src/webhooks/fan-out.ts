@@ -15,6 +15,7 @@ export const WEBHOOK_CONSUMER = "webhooks";
  * for a player's live stream) are never sent by webhook.
  */
 export const WEBHOOK_EVENT_TYPES = ["event.settled", "prediction.settled", "week.finalized"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 const SENT: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 const BATCH = 1000;
 

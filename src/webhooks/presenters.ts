@@ -1,12 +1,12 @@
 /** What goes out about webhook subscriptions and their messages; the secret only at creation. */
-import type { DomainEventType } from "../domain-events/domain-events.js";
+import type { WebhookEventType } from "./fan-out.js";
 import type { MessageRow, SubscriptionRow } from "./webhooks.repository.js";
 
 export function presentWebhook(s: SubscriptionRow) {
   return {
     id: String(s.id),
     url: s.url,
-    events: (s.events as DomainEventType[] | null) ?? null,
+    events: (s.events as WebhookEventType[] | null) ?? null,
     createdAt: s.createdAt.toISOString(),
   };
 }
@@ -18,7 +18,7 @@ export function presentCreatedWebhook(s: SubscriptionRow) {
 export function presentDelivery(m: MessageRow) {
   return {
     messageId: m.messageId,
-    type: m.type as DomainEventType,
+    type: m.type as WebhookEventType,
     status: m.status as "pending" | "delivered" | "failed",
     attempts: m.attempts,
     lastStatusCode: m.lastStatusCode,

@@ -179,7 +179,13 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     await read;
     const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-21T17:00:00.000Z");
     moved.markets[0]!.outcomes[1]!.odds = 3.6;
-    await putAdminEvent(t, "play-fb-2", moved);
+    // The price moves while the bet is on its way (the live stream would otherwise show it in the slip first):
+    // the server refuses it.
+    const betUrl = `${base}/api/pred2earn/bet-placed`;
+    await desktop.page.route(betUrl, async (route) => {
+      await putAdminEvent(t, "play-fb-2", moved);
+      await route.continue();
+    });
 
     const logged = consoleErrors.length;
     await slip.getByRole("button", { name: "Place 100 credits at 3.40" }).click();
@@ -200,8 +206,9 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     expect(await chip(desktop).textContent()).toBe("900 credits");
     expect((await apiData(t, "/api/user/predictions", await cookieOf(desktop))).items).toHaveLength(1);
     await desktop.check("odds-changed");
+    await desktop.page.unroute(betUrl);
 
-    await slip.getByRole("button", { name: "Accept 3.60" }).click();
+    await slip.getByRole("button", { name: "Accept new odds" }).click();
     expect(await slip.getByTestId("slip-odds").textContent()).toBe("3.60");
     await slip.getByRole("button", { name: "Place 100 credits at 3.60" }).click();
     await slip.getByText("Bet placed: 100 credits on Draw at 3.60.").waitFor();

@@ -166,7 +166,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the b
     await desktop.check("slip-odds-changed");
     expect(betRequests).toEqual([]);
 
-    await notice.getByRole("button", { name: "Accept 3.60" }).click();
+    await notice.getByRole("button", { name: "Accept new odds" }).click();
     expect(await line(desktop, "play-fb-2").getByTestId("slip-odds").textContent()).toBe("3.60");
     expect(await slip.getByTestId("slip-total-return").textContent()).toBe("1,205 credits");
     await slip.getByRole("button", { name: "Place 3 bets for 400 credits" }).click();

@@ -2,8 +2,9 @@
  * App: the player's app. It owns the route (the URL, through preact-iso's LocationProvider: it handles the
  * history and every same-origin link click; `routes.ts` reads the URL into a typed route), the session (wallet or
  * identity sign-in), the server's clock, what the service offers (sign-in providers, the chain of USDC bets), the
- * bet slip, and the data cache (use-resource.ts), and renders the page the route names (route-page.tsx): the weekly
- * competition, play, my bets, rewards, the all-time leaderboard, the profile or how it works.
+ * bet slip, the data cache (use-resource.ts) and the live stream that keeps it current (live/), and renders the
+ * page the route names: the weekly competition, play, my bets, rewards, the all-time leaderboard, the profile
+ * or how it works.
  */
 import { useCallback, useMemo } from "preact/hooks";
 import { LocationProvider } from "preact-iso";
@@ -12,6 +13,7 @@ import { api } from "./api";
 import { SlipContext, useSlipState } from "./betting/slip-store";
 import { SessionNotices } from "./components/session-notices";
 import { SiteHeader } from "./components/site-header";
+import { LiveProvider } from "./live/live-provider";
 import { RoutePage } from "./route-page";
 import { usePlayerSession } from "./session/use-player-session";
 import { useBrowserWallets } from "./session/wallets";
@@ -57,33 +59,34 @@ function PlayerApp() {
   );
   const wallets = useBrowserWallets();
   const slip = useSlipState();
-
   return (
     <AccountContext.Provider value={account}>
-      <SlipContext.Provider value={slip}>
-        <a class="skip-link" href="#main">
-          Skip to the content
-        </a>
-        <SiteHeader
-          current={route.page}
-          balance={user ? lastBalance : null}
-          signInOpen={s.signInOpen}
-          onSignOut={s.onSignOut}
-          onNavigate={navigate}
-        />
-        <SessionNotices
-          session={session}
-          signInOpen={s.signInOpen}
-          signedIn={user !== null}
-          wallets={wallets}
-          onWallet={s.onWallet}
-          onIdentity={s.onIdentity}
-          onClose={() => s.setSignInOpen(false)}
-        />
-        <main id="main" tabIndex={-1} class={`page-${route.page}`}>
-          <RoutePage route={route} meta={meta} onNavigate={navigate} onReplace={replaceRoute} />
-        </main>
-      </SlipContext.Provider>
+      <LiveProvider identity={session.status === "checking" ? undefined : (user?.id ?? null)}>
+        <SlipContext.Provider value={slip}>
+          <a class="skip-link" href="#main">
+            Skip to the content
+          </a>
+          <SiteHeader
+            current={route.page}
+            balance={user ? lastBalance : null}
+            signInOpen={s.signInOpen}
+            onSignOut={s.onSignOut}
+            onNavigate={navigate}
+          />
+          <SessionNotices
+            session={session}
+            signInOpen={s.signInOpen}
+            signedIn={user !== null}
+            wallets={wallets}
+            onWallet={s.onWallet}
+            onIdentity={s.onIdentity}
+            onClose={() => s.setSignInOpen(false)}
+          />
+          <main id="main" tabIndex={-1} class={`page-${route.page}`}>
+            <RoutePage route={route} meta={meta} onNavigate={navigate} onReplace={replaceRoute} />
+          </main>
+        </SlipContext.Provider>
+      </LiveProvider>
     </AccountContext.Provider>
   );
 }

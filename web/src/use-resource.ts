@@ -8,8 +8,9 @@
  * - `refresh()` reloads in the background (what is on screen stays, also when the refresh fails); `reload()`
  *   shows the loading state again (the "Try again" buttons).
  * - Invalidation is how anything that knows the server changed tells the page (`invalidate(["player"])` after a
- *   write; the live stream, when it lands, per event it receives): every matching query on screen refetches in the
- *   background, the others when next shown.
+ *   write; the live stream per message, live/use-live-updates.ts): every matching query on screen refetches in the
+ *   background, the others when next shown. The stream also writes what it carries (a price, a status) straight
+ *   into the cached queries.
  */
 import {
   QueriesObserver,
@@ -56,7 +57,7 @@ export function forget(prefix: QueryKey): void {
 }
 
 export interface ResourceOptions {
-  /** Refetch this often while shown (polling until the live stream lands). */
+  /** Refetch this often while shown (polling: what the live stream does not cover, or while it is down). */
   refetchIntervalMs?: number;
   /** How long an answer counts as fresh (default 5 s): 0 refetches on every focus or mount. */
   staleMs?: number;

@@ -228,6 +228,25 @@ export interface paths {
      */
     get: operations["getChainInfo"];
   };
+  "/api/stream": {
+    /**
+     * Live updates (Server-Sent Events): odds, events, ladders, weeks, and the player's own
+     * @description Server-Sent Events (`text/event-stream`): each event has an `event:` name, an `id:` and one `data:` line of JSON.
+     *
+     * | event | data | who gets it |
+     * |---|---|---|
+     * | `odds` | `{eventId, markets}` (markets as GET /api/events/:id/odds) | everyone |
+     * | `event` | `{eventId, status, winningOutcome}` (`winningOutcome` null unless settled `finished`) | everyone |
+     * | `ladder` | `{week, type: "qualification"|"champions"}`: refetch that ladder (at most once a second per ladder) | everyone |
+     * | `week` | `{week, status: "finalized"}` | everyone |
+     * | `balance` | `{credits}`: the new credits balance | the signed-in player, his own only |
+     * | `prediction` | `{predictionId, status, payout}` (v1, credits) or `{predictionId, status, payoutUsdc}` (v2) | the signed-in player, his own only |
+     * | `reset` | `{reason}`: the events since Last-Event-ID cannot be replayed; refetch everything | the reconnecting client |
+     *
+     * A `: ping` comment every 15 s. Reconnecting with `Last-Event-ID` (EventSource does it by itself) replays what was missed in the last 5 minutes, else sends `reset`. Changes made through any instance reach every instance's clients within 2 s. Beyond STREAM_MAX_CLIENTS connections on an instance: 503 in the error envelope.
+     */
+    get: operations["getStream"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -7371,6 +7390,113 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["ChainInfo"];
+          };
+        };
+      };
+      /** @description Error envelope: RATE_LIMITED */
+      429: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 429;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Error envelope: INTERNAL */
+      500: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 500;
+            /** @enum {string} */
+            code: "INTERNAL";
+          };
+        };
+      };
+      /** @description Error envelope: SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "retry-after": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Live updates (Server-Sent Events): odds, events, ladders, weeks, and the player's own
+   * @description Server-Sent Events (`text/event-stream`): each event has an `event:` name, an `id:` and one `data:` line of JSON.
+   *
+   * | event | data | who gets it |
+   * |---|---|---|
+   * | `odds` | `{eventId, markets}` (markets as GET /api/events/:id/odds) | everyone |
+   * | `event` | `{eventId, status, winningOutcome}` (`winningOutcome` null unless settled `finished`) | everyone |
+   * | `ladder` | `{week, type: "qualification"|"champions"}`: refetch that ladder (at most once a second per ladder) | everyone |
+   * | `week` | `{week, status: "finalized"}` | everyone |
+   * | `balance` | `{credits}`: the new credits balance | the signed-in player, his own only |
+   * | `prediction` | `{predictionId, status, payout}` (v1, credits) or `{predictionId, status, payoutUsdc}` (v2) | the signed-in player, his own only |
+   * | `reset` | `{reason}`: the events since Last-Event-ID cannot be replayed; refetch everything | the reconnecting client |
+   *
+   * A `: ping` comment every 15 s. Reconnecting with `Last-Event-ID` (EventSource does it by itself) replays what was missed in the last 5 minutes, else sends `reset`. Changes made through any instance reach every instance's clients within 2 s. Beyond STREAM_MAX_CLIENTS connections on an instance: 503 in the error envelope.
+   */
+  getStream: {
+    parameters: {
+      query?: {
+        /** @description The same as the Last-Event-ID header, for clients that cannot set headers (the header wins) */
+        lastEventId?: string;
+      };
+      header?: {
+        /** @description Sent by EventSource on reconnection: the `id` of the last event received. What was missed since (within 5 minutes) is replayed first; otherwise a `reset` event is sent */
+        "last-event-id"?: string;
+      };
+    };
+    responses: {
+      /** @description An endless `text/event-stream` (see the operation's description) */
+      200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "text/event-stream": string;
+        };
+      };
+      /** @description Error envelope: VALIDATION_FAILED */
+      400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {integer} */
+            status: 400;
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
           };
         };
       };

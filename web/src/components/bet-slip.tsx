@@ -5,10 +5,10 @@
  * - Each line: the pick, the odds it will be placed at, its stake, and what it returns and earns, as typed
  *   (floor(stake × odds) in integers, like the server). The totals, the balance and the per-bet maximum are
  *   checked before any request (slip-rules.ts); the reason shows instead of a request.
- * - The events of the selections are re-read (every 15 s while the slip holds them, on window focus, and whenever
- *   they are invalidated — by the live stream once it lands). A price that changed shows on its line with
- *   "Accept"; the slip is not placed until the player accepts it, unless it got better and "always accept better
- *   odds" is on. A bet the server refuses with ODDS_CHANGED stakes nothing and shows the new price the same way.
+ * - The events of the selections follow the live stream (a new price or a closed event is written into their
+ *   cached queries), and are re-read on window focus, on invalidation, and every 15 s while the stream is down.
+ *   A price that changed shows on its line, old → new, with "Accept new odds"; the slip is not placed until the
+ *   player accepts it, unless it got better and "always accept better odds" is on. A bet the server refuses with ODDS_CHANGED stakes nothing and shows the new price the same way.
  * - Each bet carries its own Idempotency-Key, reused only when the answer was lost (network), so a retry cannot
  *   bet twice.
  */
@@ -27,6 +27,7 @@ import {
 import { type SlipSelection, useSlip } from "../betting/slip-store";
 import { useOddsText } from "../betting/use-odds-text";
 import { formatCredits, formatNumber } from "../format";
+import { useLiveState } from "../live/use-live-updates";
 import { randomKey } from "../random";
 import { invalidate, queryClient, useResources } from "../use-resource";
 import { type Navigate, RouteLink } from "./route-link";
@@ -84,9 +85,12 @@ export function BetSlip(props: { onNavigate: Navigate }) {
   };
 
   const eventIds = [...new Set(slip.selections.map((s) => s.eventId))];
+  // Live, the stream writes new prices and closed events into these queries; while it is down they are
+  // re-read every 15 s.
+  const live = useLiveState();
   const fresh = useResources(
     eventIds.map((eventId) => ({ key: ["event", eventId], load: () => api.event(eventId) })),
-    { staleMs: 0, refetchIntervalMs: REREAD_MS },
+    { staleMs: live === "open" ? 5_000 : 0, refetchIntervalMs: live === "open" ? undefined : REREAD_MS },
   );
   const nowMs = serverNow().getTime();
   const changes = new Map<string, PriceChange>();
@@ -377,8 +381,13 @@ function SlipLine(props: {
             {error ??
               `The odds changed from ${oddsText(change.from)} to ${oddsText(change.to)}. Your bet stays at ${oddsText(change.from)} until you accept.`}
           </p>
+          <div class="price-move" data-testid="price-move">
+            <del>{oddsText(change.from)}</del>
+            {" → "}
+            <ins>{oddsText(change.to)}</ins>
+          </div>
           <button type="button" class="button button-small" onClick={() => onAccept(change.to)}>
-            {`Accept ${oddsText(change.to)}`}
+            Accept new odds
           </button>
         </div>
       )}

@@ -1,10 +1,11 @@
 /**
  * SiteHeader: the brand, the player's account (credits balance, name, sign out — or the sign-in button) and the
- * main navigation between the app's pages.
+ * main navigation between the app's pages; the live stream's notices (offline banner, toasts) hang from it.
  */
 import { useAccount } from "../account";
 import { formatCredits, shortWallet } from "../format";
 import type { PageName, Route } from "../routes";
+import { LiveNotices } from "./live-notices";
 import { type Navigate, RouteLink } from "./route-link";
 
 const NAV: { page: PageName; label: string; to: Route }[] = [
@@ -89,6 +90,8 @@ export function SiteHeader(props: {
           </RouteLink>
         ))}
       </nav>
+      {/* The live stream's notices: under the header on a phone, where it stays on screen. */}
+      <LiveNotices onNavigate={onNavigate} />
     </header>
   );
 }

@@ -15,7 +15,7 @@ import { RecentBets } from "../components/recent-bets";
 import type { Navigate } from "../components/route-link";
 import { formatCredits } from "../format";
 import type { Route } from "../routes";
-import { useResource } from "../use-resource";
+import { invalidate, useResource, useResources } from "../use-resource";
 
 const EVENTS_PER_PAGE = 10;
 /** Filter choices come from this many upcoming events (the API has no list of sports and leagues). */
@@ -60,40 +60,49 @@ export function PlayPage(props: {
     () => api.events({ sport: sport ?? undefined, league: league ?? undefined, limit: EVENTS_PER_PAGE }),
     { staleMs: 0 },
   );
-  const [more, setMore] = useState<{
-    key: string;
-    pages: EventPage[];
-    loading: boolean;
-    error: string | null;
-  }>({
-    key: filterKey,
-    pages: [],
-    loading: false,
-    error: null,
-  });
-  const extra = more.key === filterKey ? more : { key: filterKey, pages: [], loading: false, error: null };
-  const pages = first.status === "ok" ? [first.data, ...extra.pages] : [];
-  const events = pages.flatMap((p) => p.items);
+  // "Show more events": the cursors asked for, each page its own cached query under the list's key, so the live
+  // stream's patches (a new price, a closed event) and invalidations reach every page shown.
+  const [more, setMore] = useState<{ key: string; cursors: string[] }>({ key: filterKey, cursors: [] });
+  const cursors = more.key === filterKey ? more.cursors : [];
+  const extraPages = useResources(
+    cursors.map((cursor) => ({
+      key: ["events", sport, league, cursor],
+      load: () =>
+        api.events({
+          sport: sport ?? undefined,
+          league: league ?? undefined,
+          limit: EVENTS_PER_PAGE,
+          cursor,
+        }),
+    })),
+  );
+  const loaded: EventPage[] = [];
+  for (const p of extraPages) {
+    if (!p.data) break;
+    loaded.push(p.data);
+  }
+  const lastExtra = extraPages.at(-1);
+  const extra = {
+    loading: lastExtra !== undefined && lastExtra.data === undefined && lastExtra.error === null,
+    error: lastExtra?.error ? lastExtra.error.message : null,
+  };
+  const pages = first.status === "ok" ? [first.data, ...loaded] : [];
+  // A page re-read after events closed may repeat one of the next page's: each event is listed once.
+  const events = [...new Map(pages.flatMap((p) => p.items).map((e) => [e.id, e])).values()];
   const nextCursor = pages.at(-1)?.nextCursor ?? null;
 
-  const showMore = async () => {
-    if (!nextCursor) return;
-    setMore({ ...extra, loading: true, error: null });
-    try {
-      const page = await api.events({
-        sport: sport ?? undefined,
-        league: league ?? undefined,
-        limit: EVENTS_PER_PAGE,
-        cursor: nextCursor,
-      });
-      setMore({ key: filterKey, pages: [...extra.pages, page], loading: false, error: null });
-    } catch (err) {
-      setMore({ ...extra, loading: false, error: err instanceof Error ? err.message : String(err) });
+  const showMore = () => {
+    const failed = extra.error ? cursors.at(-1) : undefined;
+    if (failed !== undefined) {
+      void invalidate(["events", sport, league, failed]);
+      return;
     }
+    if (!nextCursor || cursors.includes(nextCursor)) return;
+    setMore({ key: filterKey, cursors: [...cursors, nextCursor] });
   };
 
   const setFilter = (next: { sport: string | null; league: string | null }) => {
-    setMore({ key: `${next.sport ?? ""}/${next.league ?? ""}`, pages: [], loading: false, error: null });
+    setMore({ key: `${next.sport ?? ""}/${next.league ?? ""}`, cursors: [] });
     onReplace({ page: "play", ...next });
   };
 
