@@ -136,15 +136,23 @@ export function encodePart(s: string): string {
     .join("");
 }
 
-/** The operations of an OpenAPI document (/docs/json), but /docs itself. */
+/**
+ * The operations of an OpenAPI document (/docs/json), but /docs itself and the endless ones: an operation that
+ * answers `text/event-stream` (GET /api/stream) never ends its answer, so a fuzz request could wait on it for ever;
+ * its inputs (a malformed or stale Last-Event-ID, the client limit) are tested in src/stream/stream.db.test.ts.
+ */
 export function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
+  const endless = (op: any) =>
+    Object.values(op.responses ?? {}).some((r: any) => r?.content?.["text/event-stream"] !== undefined);
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      params: op.parameters ?? [],
-      body: op.requestBody?.content?.["application/json"]?.schema ?? null,
-    })),
+    Object.entries(ops)
+      .filter(([, op]) => !endless(op))
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        params: op.parameters ?? [],
+        body: op.requestBody?.content?.["application/json"]?.schema ?? null,
+      })),
   );
 }
 
