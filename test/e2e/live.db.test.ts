@@ -15,19 +15,12 @@
  * Everton at 3.10 → 900; it loses. The draw of play-fb-2 (Fulham v Brentford) moves 3.40 → 3.60: 100 at 3.60
  * returns 360, balance 1,115 − 100 = 1,015.
  */
-import type { Browser, Page, Request } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp, testKey } from "../app.js";
-import {
-  chromiumAvailable,
-  collectConsoleErrors,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  type TestWallet,
-} from "./browser.js";
+import { createTestApp, type TestApp } from "../app.js";
+import { chromiumAvailable, collectConsoleErrors, launchChromium } from "./browser.js";
 import { NOW, playEvent, putAdminEvent, settleEvent, startScenarioApp } from "./scenario.js";
-import { type E2ESession, openSession } from "./session.js";
+import { type E2ESession, openDesktopAndPhone, recordBetReports } from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
 
 describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live updates (Chromium)", () => {
@@ -66,28 +59,14 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     ({ t, base } = await startScenarioApp({ play: true }));
     port = Number(new URL(base).port);
     browser = await launchChromium();
-    const wallet = (i: number): TestWallet => ({ key: testKey(i), chainId: 1, decline: false });
-    desktop = await openSession(browser, {
+    ({ desktop, phone } = await openDesktopAndPhone(browser, {
       base,
-      name: "live-desktop",
-      viewport: DESKTOP,
-      timezoneId: "Europe/London",
+      prefix: "live",
+      timezones: ["Europe/London", "Asia/Tokyo"],
+      wallets: [221, 222],
       consoleErrors,
-      wallets: [{ wallet: wallet(221) }],
-    });
-    phone = await openSession(browser, {
-      base,
-      name: "live-phone",
-      viewport: PHONE,
-      timezoneId: "Asia/Tokyo",
-      consoleErrors,
-      wallets: [{ wallet: wallet(222) }],
-    });
-    desktop.page.on("request", (r: Request) => {
-      if (r.method() === "POST" && r.url().endsWith("/api/pred2earn/bet-placed")) {
-        betRequests.push(r.postDataJSON());
-      }
-    });
+    }));
+    recordBetReports(desktop.page, betRequests);
   }, 300_000);
 
   afterAll(async () => {

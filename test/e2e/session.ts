@@ -6,13 +6,16 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
+import { testKey } from "../app.js";
 import {
   axeViolations,
   collectConsoleErrors,
+  DESKTOP,
   enforceStrictCsp,
   horizontalOverflow,
   installTestWallet,
   overflowingElements,
+  PHONE,
   type TestWallet,
   type WalletOptions,
 } from "./browser.js";
@@ -100,4 +103,42 @@ export async function openSession(
     },
     close: () => context.close(),
   };
+}
+
+/** An injected wallet of test key `i` on chain 1 that signs what it is asked. */
+export const signingWallet = (i: number): TestWallet => ({ key: testKey(i), chainId: 1, decline: false });
+
+/**
+ * The two sessions most browser tests drive: `<prefix>-desktop` at 1366 px and `<prefix>-phone` at 390 px, each in
+ * its own time zone with its own signing wallet (test keys `wallets[0]` and `wallets[1]`).
+ */
+export async function openDesktopAndPhone(
+  browser: Browser,
+  opts: {
+    base: string;
+    prefix: string;
+    timezones: [desktop: string, phone: string];
+    wallets: [desktop: number, phone: number];
+    consoleErrors: string[];
+  },
+): Promise<{ desktop: E2ESession; phone: E2ESession }> {
+  const open = (which: 0 | 1) =>
+    openSession(browser, {
+      base: opts.base,
+      name: `${opts.prefix}-${which === 0 ? "desktop" : "phone"}`,
+      viewport: which === 0 ? DESKTOP : PHONE,
+      timezoneId: opts.timezones[which],
+      consoleErrors: opts.consoleErrors,
+      wallets: [{ wallet: signingWallet(opts.wallets[which]) }],
+    });
+  const desktop = await open(0);
+  const phone = await open(1);
+  return { desktop, phone };
+}
+
+/** Collects into `into` the body of every bet report (`POST /api/pred2earn/bet-placed`) the page sends. */
+export function recordBetReports(page: Page, into: unknown[]): void {
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/api/pred2earn/bet-placed")) into.push(r.postDataJSON());
+  });
 }

@@ -15,13 +15,12 @@
  * - The draw moves to 3.60 before placing: once accepted it returns floor(250 × 3.6) = 900; total return 1,205.
  *   Balance 1,000 − 400 = 600.
  */
-import type { Browser, Request } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../app.js";
-import { testKey } from "../app.js";
-import { chromiumAvailable, DESKTOP, launchChromium, PHONE, type TestWallet } from "./browser.js";
+import { chromiumAvailable, launchChromium, PHONE } from "./browser.js";
 import { playEvent, putAdminEvent, settleEvent, startScenarioApp, stopScenarioApp } from "./scenario.js";
-import { type E2ESession, openSession } from "./session.js";
+import { type E2ESession, openDesktopAndPhone, recordBetReports } from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
 
 describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the bet slip (Chromium)", () => {
@@ -47,28 +46,14 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the b
     await ensureWebBuild();
     ({ t, base } = await startScenarioApp({ play: true }));
     browser = await launchChromium();
-    const wallet = (i: number): TestWallet => ({ key: testKey(i), chainId: 1, decline: false });
-    desktop = await openSession(browser, {
+    ({ desktop, phone } = await openDesktopAndPhone(browser, {
       base,
-      name: "slip-desktop",
-      viewport: DESKTOP,
-      timezoneId: "America/New_York",
+      prefix: "slip",
+      timezones: ["America/New_York", "Europe/Berlin"],
+      wallets: [201, 202],
       consoleErrors,
-      wallets: [{ wallet: wallet(201) }],
-    });
-    phone = await openSession(browser, {
-      base,
-      name: "slip-phone",
-      viewport: PHONE,
-      timezoneId: "Europe/Berlin",
-      consoleErrors,
-      wallets: [{ wallet: wallet(202) }],
-    });
-    desktop.page.on("request", (r: Request) => {
-      if (r.method() === "POST" && r.url().endsWith("/api/pred2earn/bet-placed")) {
-        betRequests.push(r.postDataJSON());
-      }
-    });
+    }));
+    recordBetReports(desktop.page, betRequests);
   }, 300_000);
 
   afterAll(async () => {
