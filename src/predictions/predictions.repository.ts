@@ -2,7 +2,7 @@
 
 import type { SQL } from "drizzle-orm";
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
-import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
+import { intArray, type Queryable, rows, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, events, predictions, usdcClaims } from "../db/schema.js";
 import { eventOpenForBets } from "../events/events.js";
 import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
@@ -51,6 +51,74 @@ export async function insertPredictionIfOpen(
   if (!row) return null;
   betsTotal.inc({ version: "1", status: "open" });
   return BigInt(row.id);
+}
+
+/**
+ * `insertPredictionIfOpen` for a group of bets in one statement: each row is inserted only while its event is open
+ * (`eventOpenForBets`, from the event row, in the same statement), with its balance after the stake. Each row's id
+ * is drawn first, so the answer maps to the input exactly: per input, in order, its id or null (event not open,
+ * or idempotency key already used). Called under the events' bet locks (lockEventsForBets).
+ */
+export async function insertOpenPredictions(
+  tx: Tx,
+  bets: ReadonlyArray<{
+    userId: bigint;
+    eventId: string;
+    market: string;
+    outcome: string;
+    oddsMilli: bigint;
+    stake: number;
+    balanceAfter: number;
+    idempotencyKey: string | null;
+  }>,
+  now: Date,
+): Promise<Array<bigint | null>> {
+  if (bets.length === 0) return [];
+  const found = await rows<{ ord: string; id: string | null }>(
+    tx,
+    sql`with inp as materialized (
+          select i.*, nextval(pg_get_serial_sequence('predictions', 'id')) as id
+          from unnest(${intArray(
+            bets.map((b) => b.userId),
+            "bigint",
+          )}, ${textArray(bets.map((b) => b.eventId))}, ${textArray(bets.map((b) => b.market))},
+            ${textArray(bets.map((b) => b.outcome))}, ${intArray(
+              bets.map((b) => b.oddsMilli),
+              "bigint",
+            )}, ${intArray(
+              bets.map((b) => b.stake),
+              "bigint",
+            )}, ${intArray(
+              bets.map((b) => b.balanceAfter),
+              "bigint",
+            )}, ${textArray(bets.map((b) => b.idempotencyKey))})
+            with ordinality as i(user_id, event_id, market, outcome, odds_milli, stake, balance_after, idempotency_key, ord)
+        ),
+        ins as (
+          insert into predictions (id, user_id, version, event_id, market, outcome, odds_milli, stake, status,
+                                   placed_at, idempotency_key, balance_after)
+          overriding system value
+          select inp.id, inp.user_id, 1, inp.event_id, inp.market, inp.outcome, inp.odds_milli, inp.stake, 'open',
+                 ${now}, inp.idempotency_key, inp.balance_after
+          from inp join ${events} on ${events.id} = inp.event_id
+          where ${eventOpenForBets(sql`inp.event_id`, now)}
+          order by inp.ord
+          on conflict do nothing
+          returning id
+        )
+        select inp.ord::text as ord, ins.id::text as id from inp left join ins on ins.id = inp.id order by inp.ord`,
+  );
+  const ids = found.map((r) => (r.id === null ? null : BigInt(r.id)));
+  const inserted = ids.filter((id) => id !== null).length;
+  if (inserted > 0) betsTotal.inc({ version: "1", status: "open" }, inserted);
+  return ids;
+}
+
+/** Predictions by id (any order). */
+export async function findPredictions(q: Queryable, ids: readonly bigint[]): Promise<Map<bigint, PredictionRow>> {
+  if (ids.length === 0) return new Map();
+  const found = await q.select().from(predictions).where(inArray(predictions.id, [...ids]));
+  return new Map(found.map((p) => [p.id, p]));
 }
 
 export async function findPrediction(q: Queryable, id: bigint): Promise<PredictionRow | null> {
