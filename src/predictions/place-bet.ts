@@ -97,9 +97,11 @@ function expectedOddsMilli(input: PlaceBetInput): bigint | null {
   try {
     return parseOddsMilli(input.expectedOdds);
   } catch {
-    throw new AppError("VALIDATION_FAILED", "body.expectedOdds must be decimal odds with at most 3 decimals", [
-      { field: "body.expectedOdds", message: "must be decimal odds above 1 with at most 3 decimals" },
-    ]);
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "body.expectedOdds must be decimal odds with at most 3 decimals",
+      [{ field: "body.expectedOdds", message: "must be decimal odds above 1 with at most 3 decimals" }],
+    );
   }
 }
 
@@ -134,8 +136,8 @@ function priceBet(bet: PendingBet, event: EventRow | undefined): bigint {
 class RetryAlone extends Error {}
 
 /**
- * Commits a group of bets (see the file's contract): one answer per bet, in order. Every bet of a group shares
- * the group's instant only in the sense that each keeps its own `now` (the window check uses the latest).
+ * Commits a group of bets (see the file's contract): one answer per bet, in order. Each bet is priced at its own
+ * `now`; the insert's window check uses the group's latest (stricter: a bet it leaves out is retried alone).
  */
 async function commitBets(tx: Tx, bets: PendingBet[]): Promise<BetOutcome[]> {
   const events = await lockEventsForBets(
@@ -152,7 +154,7 @@ async function commitBets(tx: Tx, bets: PendingBet[]): Promise<BetOutcome[]> {
       return 0n;
     }
   });
-  const priced = bets.flatMap((b, i) => (outcomes[i] ? [] : [i]));
+  const priced = bets.flatMap((_, i) => (outcomes[i] ? [] : [i]));
   const balances = await lockCreditBalances(
     tx,
     priced.map((i) => bets[i]!.input.userId),
@@ -223,7 +225,8 @@ async function notInserted(tx: Tx, input: PlaceBetInput): Promise<BetOutcome> {
   const winner = input.idempotencyKey
     ? await findByIdempotencyKey(tx, input.userId, 1, input.idempotencyKey)
     : null;
-  if (!winner) return { refused: new AppError("EVENT_CLOSED", `Event ${input.eventId} is not open for predictions`) };
+  if (!winner)
+    return { refused: new AppError("EVENT_CLOSED", `Event ${input.eventId} is not open for predictions`) };
   try {
     return { ok: replay(winner, input) };
   } catch (err) {

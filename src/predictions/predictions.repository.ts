@@ -115,9 +115,15 @@ export async function insertOpenPredictions(
 }
 
 /** Predictions by id (any order). */
-export async function findPredictions(q: Queryable, ids: readonly bigint[]): Promise<Map<bigint, PredictionRow>> {
+export async function findPredictions(
+  q: Queryable,
+  ids: readonly bigint[],
+): Promise<Map<bigint, PredictionRow>> {
   if (ids.length === 0) return new Map();
-  const found = await q.select().from(predictions).where(inArray(predictions.id, [...ids]));
+  const found = await q
+    .select()
+    .from(predictions)
+    .where(inArray(predictions.id, [...ids]));
   return new Map(found.map((p) => [p.id, p]));
 }
 
@@ -296,7 +302,11 @@ export interface PredictionKind {
 const lateAtSql = (closesAt: Date) =>
   sql`case when p.version = 2 and p.placed_at >= ${closesAt} then p.placed_at end`;
 
-export async function openPredictionKinds(q: Queryable, eventId: string, closesAt: Date): Promise<PredictionKind[]> {
+export async function openPredictionKinds(
+  q: Queryable,
+  eventId: string,
+  closesAt: Date,
+): Promise<PredictionKind[]> {
   const found = await rows<{
     version: number;
     market: string;
@@ -345,7 +355,7 @@ export async function settleKinds(
   settledAt: Date,
 ): Promise<Array<{ id: bigint; userId: bigint; version: number; sp: number }>> {
   if (kinds.length === 0) return [];
-  const col = <T,>(f: (k: SettledKind) => T) => kinds.map(f);
+  const col = <T>(f: (k: SettledKind) => T) => kinds.map(f);
   const text = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
   const found = await rows<{ id: string; user_id: string; version: number; sp: string }>(
     tx,

@@ -150,7 +150,8 @@ function settleKind(
   closesAt: Date,
 ): SettledKind {
   const late = kind.lateAt ? lateChainBet({ version: kind.version, placedAt: kind.lateAt }, closesAt) : null;
-  if (late) return { kind, settled: { status: "rejected", payout: null, payoutMicro: null, rejection: late }, sp: 0 };
+  if (late)
+    return { kind, settled: { status: "rejected", payout: null, payoutMicro: null, rejection: late }, sp: 0 };
   const status = settledStatus(kind, result);
   const v1 = kind.version === 1;
   return {
