@@ -40,6 +40,7 @@ import {
   insertSelectedEvents,
   lockCursor,
   positionOfEvent,
+  readableHeadAfter,
   saveCursor,
 } from "./domain-events.repository.js";
 
@@ -145,6 +146,18 @@ export async function readDomainEvents(
   const { events, held } = await eventsAfter(q, opts.after, opts.limit);
   const mapped = events.map(toEvent);
   return { events: mapped, next: mapped.at(-1)?.position ?? opts.after, held };
+}
+
+/**
+ * Skips every event readable now after `after` (a consumer with nothing to do for any of them): the position to
+ * continue from and how many events it passed, without reading them.
+ */
+export async function skipDomainEvents(
+  q: Queryable,
+  after: EventPosition,
+): Promise<{ next: EventPosition; passed: number }> {
+  const head = await readableHeadAfter(q, after);
+  return head ? { next: head.position, passed: head.passed } : { next: after, passed: 0 };
 }
 
 /** The position of the newest committed event (xid 0, id 0 when there is none): "from now on". */
