@@ -8,31 +8,28 @@
  * One instance serves one request (or one finalize transaction): it memoises each week's ladders and eligibility,
  * and sees the finalized weeks as of its opening. `playerStanding` answers one player's whole place in a week
  * (`/me`): ranks, SP, eligibility, prize and claim.
+ *
+ * Live ranks come through one port, `LiveLadder` (live-ladder.ts): `cachedLadder` (rank-cache/rank-index.ts) when
+ * the rank cache serves the read, `sqlLadder` (live-ladder.repository.ts) otherwise; finalized weeks from
+ * snapshot.repository.ts. Each read below picks its source once, then reads values.
  */
 import type { Queryable } from "../db/client.js";
 import { isChampionsEnabled } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
-import { type LiveLadder, sqlLadder } from "./live-ladder.js";
+import type { LiveLadder } from "./live-ladder.js";
+import { sqlLadder } from "./live-ladder.repository.js";
 import { type MyPrizeClaim, myPrizeClaim } from "./my-prize-claim.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import { cachedLadder } from "./rank-cache/cached-ladder.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
-import {
-  competitionRank,
-  type Ladder,
-  PAID_RANKS,
-  QUALIFICATION_CUTOFF,
-  type RankedEntry,
-  rankLadder,
-} from "./ranking.js";
+import { type Ladder, PAID_RANKS, QUALIFICATION_CUTOFF, type RankedEntry, rankLadder } from "./ranking.js";
 import {
   finalizedWeeks,
   findWeekResult,
   type SnapshotRow,
   snapshotPage,
-  snapshotRowOf,
-  snapshotTop,
+  snapshotPlaceOf,
+  snapshotRanks,
   storedEligibility,
 } from "./snapshot.repository.js";
 import { weekPool } from "./week-pool.js";
@@ -94,8 +91,7 @@ export class Standings {
     ticket?: number,
   ): Promise<Standings> {
     const cache = deps.cache && q === deps.db ? deps.cache : null;
-    if (cache) await cache.sync(ticket);
-    const finalized = cache ? cache.finalizedWeeks() : await finalizedWeeks(q);
+    const finalized = cache ? await cache.sync(ticket) : await finalizedWeeks(q);
     return new Standings(deps, q, cache, finalized, deps.clock.now());
   }
 
@@ -124,73 +120,53 @@ export class Standings {
     return snapshotPage(this.q, week, ladder, offset, limit);
   }
 
-  /** One player's row on a finalized week's ladder, or null when they are not on it. */
-  snapshotRowOf(week: number, ladder: Ladder, userId: string): Promise<SnapshotRow | null> {
-    return snapshotRowOf(this.q, week, ladder, userId);
-  }
-
   /** Week W's live ladder for pages and ranks: from the rank cache (loading the week), or SQL. */
   liveLadder(week: number): Promise<LiveLadder> {
     return memo(this.ladderMemo, week, async () =>
-      this.cache ? cachedLadder(await this.cache.week(week)) : sqlLadder(this.q, week),
+      this.cache ? this.cache.ladder(week) : sqlLadder(this.q, week),
     );
   }
 
-  /** A player's Qualification rank (null when unranked) and competitive SP in week W. */
-  async qualificationOf(week: number, userId: string): Promise<{ rank: number | null; sp: number }> {
-    if (this.isFinalized(week)) {
-      const row = await this.snapshotRowOf(week, "qualification", userId);
-      return { rank: row?.rank ?? null, sp: row?.sp ?? 0 };
-    }
-    const ladder = await this.liveLadder(week);
-    const sp = await ladder.spOf(userId);
-    return { rank: sp > 0 ? competitionRank(await ladder.countAbove(sp)) : null, sp };
-  }
-
-  /** One player's ranks, SP, eligibility (week W and W+1), prize and claim in week W. */
+  /**
+   * One player's ranks, SP, eligibility (week W and W+1), prize and claim in week W: the player's row (live
+   * ladder or snapshot), then the week's values (eligibility, Champions ladder, pool) it is read against.
+   */
   async playerStanding(week: number, userId: string): Promise<PlayerStanding> {
-    const finalized = this.isFinalized(week);
-    const qualification = await this.qualificationOf(week, userId);
+    const finalized = this.finalized.has(week);
+    // A live week's ladder is read first: loaded into the cache, the eligibility reads below find it in memory.
+    const place = finalized
+      ? await snapshotPlaceOf(this.q, week, userId)
+      : { qualification: await (await this.liveLadder(week)).placeOf(userId), championsPrizeMicro: null };
     const eligibleVia = (await this.eligibility(week)).get(userId) ?? null;
-    const { rank, prizeMicro } = eligibleVia
-      ? await this.championsPlaceOf(week, userId)
-      : { rank: null, prizeMicro: null };
-    const next = await this.eligibility(week + 1);
-    const prizeClaim = finalized ? await myPrizeClaim(this.deps, this.q, { week, userId }) : null;
+    const champions = eligibleVia ? await this.championsLadder(week) : [];
+    const nextVia = (await this.eligibility(week + 1)).get(userId) ?? null;
+    const rank = champions.find((e) => e.userId === userId)?.rank ?? null;
+    const paid = rank !== null && rank <= PAID_RANKS;
+    // Paid ranks: the stored prize once finalized, else the projected share of the pool as it stands now.
+    const prizeMicro = !paid
+      ? null
+      : finalized
+        ? place.championsPrizeMicro
+        : projectedPrizeFor(
+            splitPrizes(
+              champions,
+              (await weekPool(this.deps, this.q, week, this.now)).estimate.estimatedMicro,
+            ).prizes,
+            userId,
+          );
     return {
       week,
       finalized,
-      qualification,
+      qualification: place.qualification,
       champions: { eligibleVia, rank, prizeMicro },
-      nextWeek: { eligibleVia: next.get(userId) ?? null },
-      prizeClaim,
-    };
-  }
-
-  /** An eligible player's Champions rank and prize (paid ranks: stored once finalized, else projected). */
-  private async championsPlaceOf(
-    week: number,
-    userId: string,
-  ): Promise<{ rank: number | null; prizeMicro: bigint | null }> {
-    const ladder = await this.championsLadder(week);
-    const rank = ladder.find((e) => e.userId === userId)?.rank ?? null;
-    if (rank === null || rank > PAID_RANKS) return { rank, prizeMicro: null };
-    if (this.isFinalized(week)) {
-      return { rank, prizeMicro: (await this.snapshotRowOf(week, "champions", userId))?.prizeMicro ?? null };
-    }
-    const { estimate } = await weekPool(this.deps, this.q, week, this.now);
-    return {
-      rank,
-      prizeMicro: projectedPrizeFor(splitPrizes(ladder, estimate.estimatedMicro).prizes, userId),
+      nextWeek: { eligibleVia: nextVia },
+      prizeClaim: finalized ? await myPrizeClaim(this.deps, this.q, { week, userId }) : null,
     };
   }
 
   /** Qualification ranks ≤ 25 (plus ties) of week W, finalized or live. */
   async qualificationTop(week: number): Promise<RankedEntry[]> {
-    if (this.isFinalized(week)) {
-      const top = await snapshotTop(this.q, week, "qualification", QUALIFICATION_CUTOFF);
-      return top.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
-    }
+    if (this.finalized.has(week)) return snapshotRanks(this.q, week, "qualification", QUALIFICATION_CUTOFF);
     // A prefix of the ladder order ranks exactly as the whole ladder does.
     return rankLadder(await this.smallReads(week).topWithTies(QUALIFICATION_CUTOFF));
   }
@@ -199,16 +175,12 @@ export class Standings {
   championsLadder(week: number): Promise<RankedEntry[]> {
     return memo(this.championsMemo, week, async () => {
       if (!isChampionsEnabled(week)) return [];
-      if (this.isFinalized(week)) {
-        const all = await snapshotTop(this.q, week, "champions", ALL_RANKS);
-        return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
-      }
-      const live = async () => {
+      if (this.finalized.has(week)) return snapshotRanks(this.q, week, "champions", ALL_RANKS);
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.shared(`champions:${week}`, async () => {
         const eligible = await this.eligibility(week);
         return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
-      };
-      // Derived from live ranks: shared by the requests served after the same cache sync.
-      return this.cache ? this.cache.derive(`champions:${week}`, live) : live();
+      });
     });
   }
 
@@ -217,12 +189,13 @@ export class Standings {
     return memo(this.eligibilityMemo, week, async () => {
       if (!isChampionsEnabled(week)) return new Map();
       const source = week - 1;
-      if (this.isFinalized(source)) {
+      if (this.finalized.has(source)) {
         // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
         const load = () => storedEligibility(this.q, week);
         return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
       }
-      const live = async () => {
+      // Derived from live ranks: shared by the requests served after the same cache sync.
+      return this.shared(`eligibility:${week}`, async () => {
         const qualification = await this.qualificationTop(source);
         // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
         // (otherwise a far-future week walks back through every empty week, one round of queries each).
@@ -233,9 +206,7 @@ export class Standings {
           champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
           eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
         });
-      };
-      // Derived from live ranks: shared by the requests served after the same cache sync.
-      return this.cache ? this.cache.derive(`eligibility:${week}`, live) : live();
+      });
     });
   }
 
@@ -244,8 +215,7 @@ export class Standings {
    * week is loaded, else indexed SQL queries — deriving eligibility must not pull whole past weeks into memory.
    */
   private smallReads(week: number): LiveLadder {
-    const loaded = this.cache?.peek(week);
-    return loaded ? cachedLadder(loaded) : sqlLadder(this.q, week);
+    return this.cache?.loadedLadder(week) ?? sqlLadder(this.q, week);
   }
 }
 
