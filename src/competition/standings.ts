@@ -122,9 +122,7 @@ export class Standings {
 
   /** Week W's live ladder for pages and ranks: from the rank cache (loading the week), or SQL. */
   liveLadder(week: number): Promise<LiveLadder> {
-    return memo(this.ladderMemo, week, async () =>
-      this.cache ? this.cache.ladder(week) : sqlLadder(this.q, week),
-    );
+    return memo(this.ladderMemo, week, () => this.ladder(week, true));
   }
 
   /**
@@ -134,26 +132,21 @@ export class Standings {
   async playerStanding(week: number, userId: string): Promise<PlayerStanding> {
     const finalized = this.finalized.has(week);
     // A live week's ladder is read first: loaded into the cache, the eligibility reads below find it in memory.
-    const place = finalized
-      ? await snapshotPlaceOf(this.q, week, userId)
-      : { qualification: await (await this.liveLadder(week)).placeOf(userId), championsPrizeMicro: null };
+    const place = !finalized
+      ? { qualification: await (await this.liveLadder(week)).placeOf(userId), championsPrizeMicro: null }
+      : await snapshotPlaceOf(this.q, week, userId);
     const eligibleVia = (await this.eligibility(week)).get(userId) ?? null;
     const champions = eligibleVia ? await this.championsLadder(week) : [];
     const nextVia = (await this.eligibility(week + 1)).get(userId) ?? null;
     const rank = champions.find((e) => e.userId === userId)?.rank ?? null;
-    const paid = rank !== null && rank <= PAID_RANKS;
     // Paid ranks: the stored prize once finalized, else the projected share of the pool as it stands now.
-    const prizeMicro = !paid
-      ? null
-      : finalized
-        ? place.championsPrizeMicro
-        : projectedPrizeFor(
-            splitPrizes(
-              champions,
-              (await weekPool(this.deps, this.q, week, this.now)).estimate.estimatedMicro,
-            ).prizes,
-            userId,
-          );
+    const paid = rank !== null && rank <= PAID_RANKS;
+    let prizeMicro: bigint | null = null;
+    if (paid && finalized) prizeMicro = place.championsPrizeMicro;
+    else if (paid) {
+      const { estimate } = await weekPool(this.deps, this.q, week, this.now);
+      prizeMicro = projectedPrizeFor(splitPrizes(champions, estimate.estimatedMicro).prizes, userId);
+    }
     return {
       week,
       finalized,
@@ -168,7 +161,7 @@ export class Standings {
   async qualificationTop(week: number): Promise<RankedEntry[]> {
     if (this.finalized.has(week)) return snapshotRanks(this.q, week, "qualification", QUALIFICATION_CUTOFF);
     // A prefix of the ladder order ranks exactly as the whole ladder does.
-    return rankLadder(await this.smallReads(week).topWithTies(QUALIFICATION_CUTOFF));
+    return rankLadder(await (await this.ladder(week, false)).topWithTies(QUALIFICATION_CUTOFF));
   }
 
   /** The whole Champions ladder of week W (eligible players with SP > 0), finalized or live; [] without one. */
@@ -179,43 +172,46 @@ export class Standings {
       // Derived from live ranks: shared by the requests served after the same cache sync.
       return this.shared(`champions:${week}`, async () => {
         const eligible = await this.eligibility(week);
-        return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
+        return rankLadder(await (await this.ladder(week, false)).spOfUsers([...eligible.keys()]));
       });
     });
   }
 
-  /** Who may play Champions week W: stored rows once W−1 is finalized, otherwise derived from live W−1 ranks. */
+  /** Who may play Champions week W: derived from live W−1 ranks, or the stored rows once W−1 is finalized. */
   eligibility(week: number): Promise<Map<string, EligibleVia>> {
     return memo(this.eligibilityMemo, week, async () => {
       if (!isChampionsEnabled(week)) return new Map();
       const source = week - 1;
-      if (this.finalized.has(source)) {
-        // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
-        const load = () => storedEligibility(this.q, week);
-        return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
-      }
       // Derived from live ranks: shared by the requests served after the same cache sync.
-      return this.shared(`eligibility:${week}`, async () => {
-        const qualification = await this.qualificationTop(source);
-        // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
-        // (otherwise a far-future week walks back through every empty week, one round of queries each).
-        if (qualification.length === 0) return new Map<string, EligibleVia>();
-        return nextWeekEligibility({
-          week: source,
-          qualification,
-          champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
-          eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
-        });
-      });
+      if (!this.finalized.has(source))
+        return this.shared(`eligibility:${week}`, () => this.eligibilityAfter(source));
+      // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
+      const load = () => storedEligibility(this.q, week);
+      return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
+    });
+  }
+
+  /** Who may play Champions week W+1 as the live ranks of week W stand (`nextWeekEligibility`). */
+  private async eligibilityAfter(week: number): Promise<Map<string, EligibleVia>> {
+    const qualification = await this.qualificationTop(week);
+    // Nobody ranked in W means an empty Champions ladder too: nobody carries over, so stop recursing here
+    // (otherwise a far-future week walks back through every empty week, one round of queries each).
+    if (qualification.length === 0) return new Map<string, EligibleVia>();
+    return nextWeekEligibility({
+      week,
+      qualification,
+      champions: isChampionsEnabled(week) ? await this.championsLadder(week) : null,
+      eligibleThisWeek: new Set((await this.eligibility(week)).keys()),
     });
   }
 
   /**
-   * Week W's ladder for the small reads of eligibility (top 25 plus ties, a few players' SP): the cache when the
-   * week is loaded, else indexed SQL queries — deriving eligibility must not pull whole past weeks into memory.
+   * Week W's live ladder, the one way to one: from the rank cache, loading the week when `load` (pages, a player's
+   * rank), else only when it is loaded already; otherwise from SQL. The small reads of eligibility (top 25 plus
+   * ties, a few players' SP) do not load: deriving eligibility must not pull whole past weeks into memory.
    */
-  private smallReads(week: number): LiveLadder {
-    return this.cache?.loadedLadder(week) ?? sqlLadder(this.q, week);
+  private async ladder(week: number, load: boolean): Promise<LiveLadder> {
+    return (await this.cache?.ladder(week, load)) ?? sqlLadder(this.q, week);
   }
 }
 

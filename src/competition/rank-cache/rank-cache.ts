@@ -58,22 +58,20 @@ export class RankCache {
     this.weeks = new WeekIndexLru(maxWeeks, this.derived);
   }
 
-  /** The week's ladder (the live-ladder port) as of the last sync (call `sync()` first), loaded on first use. */
-  async ladder(week: number): Promise<LiveLadder> {
+  /**
+   * The week's ladder (the live-ladder port) as of the last sync (call `sync()` first): loaded on first use when
+   * `load`, else only when the week is loaded already (null when not).
+   */
+  async ladder(week: number, load: boolean): Promise<LiveLadder | null> {
     // Loads run one at a time with feed reads (`exclusive`): no feed read runs meanwhile, and a change after this
     // load's snapshot comes from a transaction at or above the watermark, so the next feed read re-applies it with
     // its newest value. A load queued behind another load of the same week finds it loaded.
-    const index =
-      this.weeks.use(week) ??
-      (await this.exclusive(
-        async () => this.weeks.use(week) ?? this.weeks.add(week, await loadWeekSp(this.bulkQ, week)),
-      ));
-    return cachedLadder(index);
-  }
-
-  /** The week's ladder when the week is loaded already (as of the last sync), else null. */
-  loadedLadder(week: number): LiveLadder | null {
-    const index = this.weeks.peek(week);
+    const index = !load
+      ? this.weeks.peek(week)
+      : (this.weeks.use(week) ??
+        (await this.exclusive(
+          async () => this.weeks.use(week) ?? this.weeks.add(week, await loadWeekSp(this.bulkQ, week)),
+        )));
     return index ? cachedLadder(index) : null;
   }
 
@@ -144,7 +142,6 @@ export class RankCache {
           const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
           const sameFinalized =
             finalized.length === this.finalized.size && finalized.every((w) => this.finalized.has(w));
-          // A finalized week is served from its snapshot: forgotten here.
           this.weeks.apply(changes, finalized);
           this.display.forget(profiles);
           this.watermark = xmin;

@@ -37,12 +37,12 @@ export class WeekIndexLru {
   }
 
   /**
-   * Applies a feed read: sets players' SP in loaded weeks (a week not loaded is left alone: its load reads the new
-   * value), then forgets the finalized weeks.
+   * Applies a feed read: forgets the finalized weeks (served from their snapshots), then sets players' SP in the
+   * loaded weeks (a week not loaded is left alone: its load reads the new value).
    */
   apply(changes: Iterable<{ week: number; userId: number; sp: number }>, finalized: Iterable<number>): void {
-    for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
     for (const week of finalized) this.drop(week);
+    for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
   }
 
   /** Forgets a week. */
