@@ -75,11 +75,6 @@ export class RankCache {
     return index ? cachedLadder(index) : null;
   }
 
-  /** Finalized weeks as of the last sync (replaced, never changed in place, by the next sync). */
-  finalizedWeeks(): ReadonlySet<number> {
-    return this.finalized;
-  }
-
   /**
    * A value derived from the live ranks and the finalized weeks (e.g. next week's eligibility), computed once
    * per version of the cache: every request served after the same sync shares it, and any change the feed
@@ -118,7 +113,8 @@ export class RankCache {
 
   /**
    * Resolves once a feed read that started after `ticket` (default: after this call) has been applied, so the
-   * cache holds every write committed before the ticket was taken; to the finalized weeks as of then.
+   * cache holds every write committed before the ticket was taken; to the finalized weeks as of then (a set the
+   * next sync replaces, never changes in place: a reader may keep it).
    */
   async sync(ticket: number = this.started): Promise<ReadonlySet<number>> {
     await this.pull(ticket);
