@@ -10,7 +10,7 @@
  * the lookup did not see belongs to a transaction at or above the watermark the next feed read starts from.
  */
 import type { Queryable } from "../db/client.js";
-import { findActiveSessionExpiry, sessionChangesSince } from "./auth.repository.js";
+import { findActiveSessionExpiry, findActiveSessionUser, sessionChangesSince } from "./auth.repository.js";
 
 const MAX_ENTRIES = 100_000;
 
@@ -68,4 +68,19 @@ export class SessionCache {
     }
     return this.nextPull;
   }
+}
+
+/**
+ * The user id of an active session (exists, that user's, not revoked, not expired at `now`), else null: the one
+ * way a request's session is checked, through the session cache when the app runs one, else with one query.
+ */
+export async function activeSessionUserId(
+  q: Queryable,
+  sessions: SessionCache | null,
+  claims: { sessionId: string; userId: string },
+  now: Date,
+): Promise<string | null> {
+  if (sessions) return sessions.activeUserId(claims.sessionId, claims.userId, now);
+  const user = await findActiveSessionUser(q, claims.sessionId, BigInt(claims.userId), now);
+  return user ? String(user.id) : null;
 }
