@@ -19,13 +19,16 @@ export async function insertEvents(
   channel: string,
 ): Promise<void> {
   if (events.length === 0) return;
+  // The NOTIFY is delivered at commit, once per transaction whatever the number of events: listeners then read
+  // the table. In the insert's statement: one round trip per write instead of two.
   await tx.execute(sql`
-    insert into domain_events (type, payload, user_id)
-    select v.type, v.payload::jsonb, v.user_id::bigint
-    from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
-                ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)`);
-  // Delivered at commit, once per transaction whatever the number of events: listeners then read the table.
-  await tx.execute(sql`select pg_notify(${channel}, '')`);
+    with ins as (
+      insert into domain_events (type, payload, user_id)
+      select v.type, v.payload::jsonb, v.user_id::bigint
+      from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
+                  ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)
+    )
+    select pg_notify(${channel}, '')`);
 }
 
 /**
@@ -39,9 +42,11 @@ export async function insertSelectedEvents(
   channel: string,
 ): Promise<void> {
   await tx.execute(sql`
-    insert into domain_events (type, payload, user_id)
-    select ${type}, s.payload, s.user_id from (${source}) as s`);
-  await tx.execute(sql`select pg_notify(${channel}, '')`);
+    with ins as (
+      insert into domain_events (type, payload, user_id)
+      select ${type}, s.payload, s.user_id from (${source}) as s
+    )
+    select pg_notify(${channel}, '')`);
 }
 
 /**

@@ -149,23 +149,27 @@ export async function findDisplayInfo(
   return new Map(found.map((r) => [r.id, { displayName: r.display_name, wallet: r.wallet }]));
 }
 
-/** Ids of the users of these (lower-case) wallets, by wallet; unknown wallets are absent. */
 /**
  * Creates the users of `walletsLower` (unknown wallets, sorted: concurrent batches lock the unique wallet index in
  * one order) in one INSERT … ON CONFLICT DO NOTHING, each with its display name and a fresh referral code. Returns
  * the ids of the users this call created, by wallet; a wallet created meanwhile by someone else (or whose random
  * referral code collided) is absent, for the caller to look up or create alone.
+ *
+ * `openingCredits`: the credits balance each new row starts with, for the credits ledger's caller that writes the
+ * matching rows in the same transaction (ledger/credits.ts `appendOpeningCredits`), so that a new user's row is
+ * written once instead of inserted then updated (an update of every index of the table). Default 0.
  */
 export async function insertWalletUsers(
   q: Queryable,
   wallets: Array<{ walletLower: string; displayName: string }>,
+  openingCredits = 0,
 ): Promise<Map<string, bigint>> {
   if (wallets.length === 0) return new Map();
   const sorted = [...wallets].sort((a, b) => (a.walletLower < b.walletLower ? -1 : 1));
   const created = await rows<{ id: string; wallet: string }>(
     q,
-    sql`insert into users (wallet, display_name, referral_code)
-        select w, n, c from unnest(${textArray(sorted.map((w) => w.walletLower))}::text[],
+    sql`insert into users (wallet, display_name, referral_code, credits_balance)
+        select w, n, c, ${openingCredits}::bigint from unnest(${textArray(sorted.map((w) => w.walletLower))}::text[],
                                    ${textArray(sorted.map((w) => w.displayName))}::text[],
                                    ${textArray(sorted.map(() => newReferralCode()))}::text[]) as t(w, n, c)
         order by w
