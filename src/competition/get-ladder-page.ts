@@ -5,8 +5,10 @@
  */
 
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
-import { findDisplayInfo } from "../users/users.js";
+import { checksumWallet } from "../users/presenters.js";
+import { findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
+import type { LiveLadder } from "./live-ladder.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import {
   CUTOFFS,
@@ -18,6 +20,7 @@ import {
   type RankedEntry,
   withinCutoff,
 } from "./ranking.js";
+import { PREFETCH_MAX_LADDER } from "./rank-cache/display-cache.js";
 import { Standings } from "./standings.js";
 import { weekPool } from "./week-pool.js";
 
@@ -25,6 +28,7 @@ export interface LadderRow {
   rank: number;
   userId: string;
   displayName: string;
+  /** EIP-55 checksummed. */
   wallet: string | null;
   competitiveSp: number;
   withinCutoff: boolean;
@@ -90,7 +94,7 @@ async function finalizedPage(standings: Standings, frame: PageFrame): Promise<La
       rank: r.rank,
       userId: r.userId,
       displayName: r.displayName,
-      wallet: r.wallet,
+      wallet: checksumWallet(r.wallet),
       competitiveSp: r.sp,
       withinCutoff: r.withinCutoff,
       prizeMicro: r.prizeMicro,
@@ -117,7 +121,32 @@ async function liveQualificationPage(
     firstRank,
   );
   const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
-  return { ...frame, total, cutoffSp: line, rows: await ladderRows(deps, entries, cutoffRank, () => null) };
+  const around = await neighboursOf(deps, ladder, total, offset, limit);
+  return {
+    ...frame,
+    total,
+    cutoffSp: line,
+    rows: await ladderRows(deps, entries, cutoffRank, () => null, around),
+  };
+}
+
+/** Pages on each side of a page whose display data is loaded with it (when the ladder fits in the cache). */
+const NEIGHBOUR_PAGES = 5;
+
+/**
+ * The users of the pages around `offset` when the rank cache serves the ladder and it fits the display cache:
+ * loaded with a page's missing display data, so that pages anywhere on the ladder are soon built from memory.
+ */
+async function neighboursOf(
+  deps: CompetitionDeps,
+  ladder: LiveLadder,
+  total: number,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
+  if (!deps.cache || total > PREFETCH_MAX_LADDER) return [];
+  const from = Math.max(0, offset - NEIGHBOUR_PAGES * limit);
+  return (await ladder.page(from, (2 * NEIGHBOUR_PAGES + 1) * limit)).map((e) => e.userId);
 }
 
 async function liveChampionsPage(
@@ -142,10 +171,12 @@ async function ladderRows(
   entries: RankedEntry[],
   cutoffRank: number,
   prizeOf: (e: RankedEntry) => bigint | null,
+  neighbours: string[] = [],
 ): Promise<LadderRow[]> {
   const users = await displayInfo(
     deps,
     entries.map((e) => e.userId),
+    neighbours,
   );
   return entries.map((e) => {
     const u = users.get(e.userId)!;
@@ -161,9 +192,12 @@ async function ladderRows(
   });
 }
 
-/** Display data (name, wallet) of ladder users: remembered by the rank cache when it is on, else one query. */
-function displayInfo(deps: CompetitionDeps, userIds: string[]) {
+/**
+ * Display data (name, checksummed wallet as stored) of ladder users: remembered by the rank cache when it is on
+ * (with the `neighbours` when any is missing), else one query.
+ */
+function displayInfo(deps: CompetitionDeps, userIds: string[], neighbours: string[]) {
   return deps.cache
-    ? deps.cache.displayOf(userIds, (missing) => findDisplayInfo(deps.db, missing))
-    : findDisplayInfo(deps.db, userIds);
+    ? deps.cache.displayOf(userIds, (missing) => findLadderDisplay(deps.db, missing), neighbours)
+    : findLadderDisplay(deps.db, userIds);
 }
