@@ -121,7 +121,7 @@ async function liveQualificationPage(
     firstRank,
   );
   const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
-  const around = await neighboursOf(deps, ladder, total, offset, limit);
+  const around = () => neighboursOf(deps, ladder, total);
   return {
     ...frame,
     total,
@@ -130,23 +130,14 @@ async function liveQualificationPage(
   };
 }
 
-/** Pages on each side of a page whose display data is loaded with it (when the ladder fits in the cache). */
-const NEIGHBOUR_PAGES = 5;
-
 /**
- * The users of the pages around `offset` when the rank cache serves the ladder and it fits the display cache:
- * loaded with a page's missing display data, so that pages anywhere on the ladder are soon built from memory.
+ * Every ranked user of the ladder when the rank cache serves it and it fits the display cache: loaded with the
+ * first page that misses display data, so that later pages anywhere on the ladder are built from memory (one
+ * query per ladder instead of one per page; a ladder too large to fit gets none).
  */
-async function neighboursOf(
-  deps: CompetitionDeps,
-  ladder: LiveLadder,
-  total: number,
-  offset: number,
-  limit: number,
-): Promise<string[]> {
+async function neighboursOf(deps: CompetitionDeps, ladder: LiveLadder, total: number): Promise<string[]> {
   if (!deps.cache || total > PREFETCH_MAX_LADDER) return [];
-  const from = Math.max(0, offset - NEIGHBOUR_PAGES * limit);
-  return (await ladder.page(from, (2 * NEIGHBOUR_PAGES + 1) * limit)).map((e) => e.userId);
+  return (await ladder.page(0, total)).map((e) => e.userId);
 }
 
 async function liveChampionsPage(
@@ -171,7 +162,7 @@ async function ladderRows(
   entries: RankedEntry[],
   cutoffRank: number,
   prizeOf: (e: RankedEntry) => bigint | null,
-  neighbours: string[] = [],
+  neighbours?: () => Promise<string[]>,
 ): Promise<LadderRow[]> {
   const users = await displayInfo(
     deps,
@@ -196,7 +187,7 @@ async function ladderRows(
  * Display data (name, checksummed wallet as stored) of ladder users: remembered by the rank cache when it is on
  * (with the `neighbours` when any is missing), else one query.
  */
-function displayInfo(deps: CompetitionDeps, userIds: string[], neighbours: string[]) {
+function displayInfo(deps: CompetitionDeps, userIds: string[], neighbours?: () => Promise<string[]>) {
   return deps.cache
     ? deps.cache.displayOf(userIds, (missing) => findLadderDisplay(deps.db, missing), neighbours)
     : findLadderDisplay(deps.db, userIds);

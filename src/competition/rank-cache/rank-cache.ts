@@ -91,12 +91,12 @@ export class RankCache {
 
   /**
    * Display data of users (as of the last sync): from memory, the missing ones loaded in one query, with the
-   * `neighbours` not in memory yet when any is missing.
+   * `neighbours` (asked for only then) not in memory yet.
    */
   displayOf(
     ids: string[],
     load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
-    neighbours?: readonly string[],
+    neighbours?: () => Promise<readonly string[]>,
   ): Promise<Map<string, DisplayInfo>> {
     return this.display.displayOf(ids, load, neighbours);
   }
