@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...]
+ * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
  * [--route ladder|me|both] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
  * /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts does (production
  * settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.js";
@@ -42,7 +41,10 @@ const seconds = Number(args.seconds);
 const W = BENCH_SEASON.liveWeek;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const overrides = Object.fromEntries(
-  args.set!.split(",").filter(Boolean).map((kv) => kv.split("=", 2) as [string, string]),
+  args
+    .set!.split(",")
+    .filter(Boolean)
+    .map((kv) => kv.split("=", 2) as [string, string]),
 );
 
 /** CPU time (user + system) of a process so far, in ms. */
@@ -57,17 +59,27 @@ async function dataset(): Promise<{ url: string | null; dir: string | null; cook
   const url = args.engine === "postgres" ? `postgres://postgres@127.0.0.1:5432/probe_reads_${players}` : null;
   if (!existsSync(cookiesFile)) {
     if (url) {
-      const admin = await openDatabase({ databaseUrl: "postgres://postgres@127.0.0.1:5432/test", dataDir: null });
+      const admin = await openDatabase({
+        databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
+        dataDir: null,
+      });
       await admin.db.execute(sql.raw(`drop database if exists probe_reads_${players}`));
       await admin.db.execute(sql.raw(`create database probe_reads_${players}`));
       await admin.close();
     } else mkdirSync(dir, { recursive: true });
-    const db = await openDatabase({ databaseUrl: url, dataDir: url ? null : dir, statementTimeoutMs: BENCH_SQL_TIMEOUT_MS });
+    const db = await openDatabase({
+      databaseUrl: url,
+      dataDir: url ? null : dir,
+      statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+    });
     await buildDataset(db, players, log);
     const ids = Array.from({ length: Math.min(5000, players) }, (_, i) => 1 + ((i * 7919) % players));
     const cookies = [...(await sessionCookies(db, ids)).values()];
     await db.close();
-    writeFileSync(cookiesFile, JSON.stringify({ cookies, jwt: JWT_SECRET, admin: ADMIN_TOKEN, fin: FINALIZE_SECRET }));
+    writeFileSync(
+      cookiesFile,
+      JSON.stringify({ cookies, jwt: JWT_SECRET, admin: ADMIN_TOKEN, fin: FINALIZE_SECRET }),
+    );
   }
   const saved = JSON.parse(readFileSync(cookiesFile, "utf8"));
   return { url, dir: url ? null : dir, cookies: saved.cookies, ...{ secrets: saved } };
@@ -107,7 +119,11 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
     await new Promise((r) => setTimeout(r, 250));
   }
   const admin = { authorization: `Bearer ${secrets.admin}`, "content-type": "application/json" };
-  await fetchJson(`${base}/api/admin/clock`, { method: "PUT", headers: admin, body: JSON.stringify({ now: BENCH_SEASON.now }) });
+  await fetchJson(`${base}/api/admin/clock`, {
+    method: "PUT",
+    headers: admin,
+    body: JSON.stringify({ now: BENCH_SEASON.now }),
+  });
   for (let w = 0; w < W; w++)
     await fetchJson(`${base}/api/competition/finalize?week=${w}`, {
       method: "POST",
@@ -129,7 +145,9 @@ async function measure(name: string, base: string, pid: number, request: object)
   const r = await load(name, { url: base, requests: [request as never] }, { seconds, warmupSec: 0 });
   const used = cpuMs(pid) - before;
   const n = r.requests.total;
-  log(`  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests)`);
+  log(
+    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests)`,
+  );
 }
 
 async function main() {
@@ -157,8 +175,20 @@ async function main() {
     if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
     if (args.route !== "ladder") await measure("/me", base, server.pid!, me);
     if (args.bare) {
-      const l = Buffer.from(await (await fetch(`${base}/api/competition/leaderboard?week=${W}&offset=777&limit=50`, { headers: { "x-forwarded-for": "10.9.9.9" } })).arrayBuffer());
-      const m = Buffer.from(await (await fetch(`${base}/api/competition/me?week=${W}`, { headers: { cookie: data.cookies[0]!, "x-forwarded-for": "10.9.9.9" } })).arrayBuffer());
+      const l = Buffer.from(
+        await (
+          await fetch(`${base}/api/competition/leaderboard?week=${W}&offset=777&limit=50`, {
+            headers: { "x-forwarded-for": "10.9.9.9" },
+          })
+        ).arrayBuffer(),
+      );
+      const m = Buffer.from(
+        await (
+          await fetch(`${base}/api/competition/me?week=${W}`, {
+            headers: { cookie: data.cookies[0]!, "x-forwarded-for": "10.9.9.9" },
+          })
+        ).arrayBuffer(),
+      );
       const bare = await startBare({ ladder: l, me: m });
       try {
         await measure("bare ladder", bare.base, bare.server.pid!, ladder);

@@ -10,6 +10,7 @@ import { findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import type { LiveLadder } from "./live-ladder.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
+import { PREFETCH_MAX_LADDER } from "./rank-cache/display-cache.js";
 import {
   CUTOFFS,
   competitionRank,
@@ -20,7 +21,6 @@ import {
   type RankedEntry,
   withinCutoff,
 } from "./ranking.js";
-import { PREFETCH_MAX_LADDER } from "./rank-cache/display-cache.js";
 import { Standings } from "./standings.js";
 import { weekPool } from "./week-pool.js";
 

@@ -22,7 +22,10 @@ export async function backfillWalletChecksums(q: Queryable): Promise<number> {
     if (batch.length === 0) return done;
     await q.execute(
       sql`update users u set wallet_checksum = t.k
-          from unnest(${intArray(batch.map((r) => r.id), "bigint")},
+          from unnest(${intArray(
+            batch.map((r) => r.id),
+            "bigint",
+          )},
                       ${textArray(batch.map((r) => checksumWallet(r.wallet)!))}::text[]) as t(id, k)
           where u.id = t.id and u.wallet_checksum is null`,
     );

@@ -164,7 +164,12 @@ export async function findLadderDisplay(
   ids: string[],
 ): Promise<Map<string, { displayName: string; wallet: string | null }>> {
   if (ids.length === 0) return new Map();
-  const found = await rows<{ id: string; display_name: string; wallet: string | null; checksum: string | null }>(
+  const found = await rows<{
+    id: string;
+    display_name: string;
+    wallet: string | null;
+    checksum: string | null;
+  }>(
     q,
     sql`select id::text as id, display_name, wallet, wallet_checksum as checksum
         from users where id = any(${intArray(ids, "bigint")})`,
