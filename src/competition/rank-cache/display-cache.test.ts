@@ -4,7 +4,7 @@ import { DisplayCache, type DisplayInfo } from "./display-cache.js";
 
 const info = (id: string): DisplayInfo => ({ displayName: `P${id}`, wallet: null });
 
-it("loads the missing users with the neighbours not held yet, in one load; a hit asks for nothing", async () => {
+it("loads the missing users with the neighbours not held yet, in one load, when most are missing", async () => {
   const cache = new DisplayCache();
   const loads: string[][] = [];
   const load = async (ids: string[]) => {
@@ -17,13 +17,16 @@ it("loads the missing users with the neighbours not held yet, in one load; a hit
     return ["1", "2", "3", "4", "5"];
   };
   await cache.displayOf(["2"], load);
-  const page = await cache.displayOf(["3", "2"], load, neighbours);
-  expect(loads).toEqual([["2"], ["3", "1", "4", "5"]]);
+  const page = await cache.displayOf(["3", "6", "2"], load, neighbours);
+  expect(loads).toEqual([["2"], ["3", "6", "1", "4", "5"]]);
   expect([...page]).toEqual([
     ["3", info("3")],
+    ["6", info("6")],
     ["2", info("2")],
   ]);
+  // A hit asks for nothing; one user missing of three is loaded alone.
   await cache.displayOf(["5", "1"], load, neighbours);
-  expect(loads).toHaveLength(2);
+  await cache.displayOf(["7", "1", "2"], load, neighbours);
+  expect(loads).toEqual([["2"], ["3", "6", "1", "4", "5"], ["7"]]);
   expect(asked).toBe(1);
 });

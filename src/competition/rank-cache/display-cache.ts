@@ -29,7 +29,10 @@ export class DisplayCache {
     const missing = ids.filter((id) => !this.entries.has(id));
     if (missing.length > 0) {
       const asked = new Set(missing);
-      for (const id of (await neighbours?.()) ?? []) if (!this.entries.has(id)) asked.add(id);
+      // Only when the cache is cold for these users (most of them missing): a few users new to a warm ladder are
+      // loaded alone, without walking the ladder.
+      if (neighbours && 2 * missing.length > ids.length)
+        for (const id of await neighbours()) if (!this.entries.has(id)) asked.add(id);
       const loaded = await load([...asked]);
       if (this.entries.size + loaded.size > MAX_DISPLAY_ENTRIES) this.entries.clear();
       for (const [id, d] of loaded) this.entries.set(id, d);
