@@ -90,12 +90,16 @@ export class RankCache {
     return this.immutable.remember(key, load);
   }
 
-  /** Display data of users (as of the last sync): from memory, the missing ones loaded in one query. */
+  /**
+   * Display data of users (as of the last sync): from memory, the missing ones loaded in one query, with the
+   * `neighbours` (asked for only then) not in memory yet.
+   */
   displayOf(
     ids: string[],
     load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
+    neighbours?: () => Promise<readonly string[]>,
   ): Promise<Map<string, DisplayInfo>> {
-    return this.display.displayOf(ids, load);
+    return this.display.displayOf(ids, load, neighbours);
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
