@@ -95,6 +95,24 @@ export async function positionOfEvent(
   return row ?? null;
 }
 
+/**
+ * Positions of the events already committed after `after` (at most `limit`, in order), whatever the watermark: what a
+ * client that connects now has already seen the effect of (its page was read after those commits).
+ */
+export async function committedPositionsAfter(
+  q: Queryable,
+  after: { xid: string; id: string },
+  limit: number,
+): Promise<Array<{ xid: string; id: string }>> {
+  return rows<{ xid: string; id: string }>(
+    q,
+    sql`select xid::text as xid, id::text as id from domain_events
+        where (xid, id) > (${after.xid}::xid8, ${after.id}::bigint)
+        order by xid, id
+        limit ${limit}`,
+  );
+}
+
 /** The newest position below the watermark: where a consumer that wants only what comes next starts. */
 export async function headPosition(q: Queryable): Promise<{ xid: string; id: string }> {
   const [row] = await rows<{ xid: string; id: string }>(
