@@ -6,6 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../src/db/client.js";
+import { backfillWalletChecksums } from "../src/users/backfill-wallet-checksums.js";
 
 /** Season of the benchmark: week 1 starts Tue 2026-01-06; week 10 is [Tue 2026-03-10, Tue 2026-03-17). */
 /**
@@ -47,6 +48,10 @@ export async function buildDataset(
         select '0x' || lpad(to_hex(g), 40, '0'), 'Player ' || g, 'B' || upper(lpad(to_hex(g), 10, '0')), 1000
         from generate_series(1, ${players}) g`,
   );
+  // As the service stores them with each user (at start-up it would back-fill them itself).
+  const tc = Date.now();
+  await backfillWalletChecksums(db);
+  log(`  wallet checksums: ${((Date.now() - tc) / 1000).toFixed(1)} s`);
   // Week 0 is the opening week (Mon 2026-01-05); week w ≥ 1 starts at week one + (w − 1) weeks. Kickoffs: one
   // per hour from the week's start + 1 h.
   await step(

@@ -20,6 +20,7 @@ import { openRedis, waitForRedis } from "./http/redis-client.js";
 import { closeWithin } from "./http/shutdown.js";
 import { startOperationsJobs } from "./jobs/operations-jobs.js";
 import { type StartupStep, startupProblem } from "./startup-problem.js";
+import { backfillWalletChecksums } from "./users/backfill-wallet-checksums.js";
 
 /** After the budget: the most the database may take to close (a statement still running is abandoned). */
 const DATABASE_CLOSE_MS = 1000;
@@ -91,6 +92,8 @@ export async function startService(
   const database: Database = await step("database", config, () => openDatabase(databaseOptions(config)));
   // Before serving: reads of prize trees never write, so the weeks finalized before trees were stored get theirs.
   await step("database", config, () => backfillPrizeTrees(database.db));
+  // Ladder reads show stored checksums: users from before the column (or bulk SQL) get theirs.
+  await step("database", config, () => backfillWalletChecksums(database.db));
   const clock = new AdjustableClock();
   await extras.prepare?.({ database, config, clock });
   const app = await buildApp({ config, database, clock, redis, demo: extras.demo });

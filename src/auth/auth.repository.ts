@@ -66,6 +66,22 @@ export async function findActiveSessionExpiry(
 }
 
 /**
+ * Unrevoked sessions, latest expiry first (at most `limit`): what an instance remembers when it starts. Expired
+ * ones may be among them (the expiry is checked at each use, against the service's clock).
+ */
+export async function unrevokedSessions(
+  q: Queryable,
+  limit: number,
+): Promise<Array<{ id: string; userId: string; expiresAt: Date }>> {
+  const found = await rows<{ id: string; user_id: string; expires_at: string | Date }>(
+    q,
+    sql`select id, user_id::text as user_id, expires_at from sessions where revoked_at is null
+        order by expires_at desc limit ${limit}`,
+  );
+  return found.map((r) => ({ id: r.id, userId: r.user_id, expiresAt: new Date(r.expires_at) }));
+}
+
+/**
  * The session change feed: ids of sessions changed (revoked) by a transaction with id ≥ `sinceXid`, and the new
  * watermark, in ONE statement (one snapshot): every transaction older than the returned xmin has finished and is
  * visible here, so reading from it next time misses nothing. Ids may repeat.

@@ -8,9 +8,19 @@
  * An entry is the session's user id and its stored expiry, checked on every use. A session found active is only
  * remembered when no feed read was applied between the start of its lookup and its answer: then any revocation
  * the lookup did not see belongs to a transaction at or above the watermark the next feed read starts from.
+ *
+ * The first feed read also loads the unrevoked sessions (up to MAX_ENTRIES, latest expiry first), after taking its
+ * watermark: a revocation it does not see is in a transaction at or above that watermark, so the next feed read
+ * forgets the session. Without it, each player's first request after a start paid a query (measured in
+ * docs/performance.md, "Round three, reads").
  */
 import type { Queryable } from "../db/client.js";
-import { findActiveSessionExpiry, sessionChangesSince } from "./auth.repository.js";
+import {
+  findActiveSessionExpiry,
+  findActiveSessionUser,
+  sessionChangesSince,
+  unrevokedSessions,
+} from "./auth.repository.js";
 
 const MAX_ENTRIES = 100_000;
 
@@ -56,7 +66,11 @@ export class SessionCache {
       const pull = async () => {
         this.nextPull = null;
         const writesSeen = this.changeCount?.() ?? -1;
+        const first = this.watermark === null;
         const { xmin, changed } = await sessionChangesSince(this.q, this.watermark);
+        if (first)
+          for (const s of await unrevokedSessions(this.q, MAX_ENTRIES))
+            this.entries.set(s.id, { userId: s.userId, expiresAt: s.expiresAt });
         for (const id of changed) this.entries.delete(id);
         this.watermark = xmin;
         this.generation++;
@@ -68,4 +82,19 @@ export class SessionCache {
     }
     return this.nextPull;
   }
+}
+
+/**
+ * The user id of an active session (exists, that user's, not revoked, not expired at `now`), else null: the one
+ * way a request's session is checked, through the session cache when the app runs one, else with one query.
+ */
+export async function activeSessionUserId(
+  q: Queryable,
+  sessions: SessionCache | null,
+  claims: { sessionId: string; userId: string },
+  now: Date,
+): Promise<string | null> {
+  if (sessions) return sessions.activeUserId(claims.sessionId, claims.userId, now);
+  const user = await findActiveSessionUser(q, claims.sessionId, BigInt(claims.userId), now);
+  return user ? String(user.id) : null;
 }

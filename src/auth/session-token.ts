@@ -58,9 +58,24 @@ export async function verifySessionToken(
   return claims;
 }
 
+/**
+ * The secret as an HMAC key, imported once per secret: jose imports a raw secret again for every token, ≈ a third
+ * of a first verification's cost (docs/performance.md, "Round three, reads").
+ */
+const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function hmacKeyOf(secret: Uint8Array): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    const raw = secret as Uint8Array<ArrayBuffer>;
+    key = crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 async function verifyUncached(secret: Uint8Array, token: string, now: Date): Promise<SessionClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, secret, {
+    const { payload } = await jwtVerify(token, await hmacKeyOf(secret), {
       algorithms: ["HS256"],
       currentDate: now,
       requiredClaims: ["sub", "jti", "exp"],

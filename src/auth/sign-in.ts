@@ -27,7 +27,7 @@ import {
 } from "./auth.repository.js";
 import type { OidcVerifier } from "./oidc.js";
 import type { SignInOrigins } from "./origins.js";
-import type { SessionCache } from "./session-cache.js";
+import { activeSessionUserId, type SessionCache } from "./session-cache.js";
 import { SESSION_COOKIE, signSessionToken, verifySessionToken } from "./session-token.js";
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
@@ -263,11 +263,7 @@ export async function resolveSessionUserId(
   const now = deps.clock.now();
   const claims = await verifySessionToken(deps.jwtKey, token, now);
   if (!claims) return null;
-  if (!deps.sessions) {
-    const user = await findActiveSessionUser(deps.db, claims.sessionId, BigInt(claims.userId), now);
-    return user ? { userId: String(user.id), sessionId: claims.sessionId } : null;
-  }
-  const userId = await deps.sessions.activeUserId(claims.sessionId, claims.userId, now);
+  const userId = await activeSessionUserId(deps.db, deps.sessions ?? null, claims, now);
   return userId === null ? null : { userId, sessionId: claims.sessionId };
 }
 

@@ -5,9 +5,12 @@
  */
 
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
-import { findDisplayInfo } from "../users/users.js";
+import { checksumWallet } from "../users/presenters.js";
+import { findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
+import type { LiveLadder } from "./live-ladder.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
+import { PREFETCH_MAX_LADDER } from "./rank-cache/display-cache.js";
 import {
   CUTOFFS,
   competitionRank,
@@ -25,6 +28,7 @@ export interface LadderRow {
   rank: number;
   userId: string;
   displayName: string;
+  /** EIP-55 checksummed. */
   wallet: string | null;
   competitiveSp: number;
   withinCutoff: boolean;
@@ -90,7 +94,7 @@ async function finalizedPage(standings: Standings, frame: PageFrame): Promise<La
       rank: r.rank,
       userId: r.userId,
       displayName: r.displayName,
-      wallet: r.wallet,
+      wallet: checksumWallet(r.wallet),
       competitiveSp: r.sp,
       withinCutoff: r.withinCutoff,
       prizeMicro: r.prizeMicro,
@@ -117,7 +121,23 @@ async function liveQualificationPage(
     firstRank,
   );
   const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
-  return { ...frame, total, cutoffSp: line, rows: await ladderRows(deps, entries, cutoffRank, () => null) };
+  const around = () => neighboursOf(deps, ladder, total);
+  return {
+    ...frame,
+    total,
+    cutoffSp: line,
+    rows: await ladderRows(deps, entries, cutoffRank, () => null, around),
+  };
+}
+
+/**
+ * Every ranked user of the ladder when the rank cache serves it and it fits the display cache: loaded with the
+ * first page that misses display data, so that later pages anywhere on the ladder are built from memory (one
+ * query per ladder instead of one per page; a ladder too large to fit gets none).
+ */
+async function neighboursOf(deps: CompetitionDeps, ladder: LiveLadder, total: number): Promise<string[]> {
+  if (!deps.cache || total > PREFETCH_MAX_LADDER) return [];
+  return (await ladder.page(0, total)).map((e) => e.userId);
 }
 
 async function liveChampionsPage(
@@ -142,10 +162,12 @@ async function ladderRows(
   entries: RankedEntry[],
   cutoffRank: number,
   prizeOf: (e: RankedEntry) => bigint | null,
+  neighbours?: () => Promise<string[]>,
 ): Promise<LadderRow[]> {
   const users = await displayInfo(
     deps,
     entries.map((e) => e.userId),
+    neighbours,
   );
   return entries.map((e) => {
     const u = users.get(e.userId)!;
@@ -161,9 +183,12 @@ async function ladderRows(
   });
 }
 
-/** Display data (name, wallet) of ladder users: remembered by the rank cache when it is on, else one query. */
-function displayInfo(deps: CompetitionDeps, userIds: string[]) {
+/**
+ * Display data (name, checksummed wallet as stored) of ladder users: remembered by the rank cache when it is on
+ * (with the `neighbours` when any is missing), else one query.
+ */
+function displayInfo(deps: CompetitionDeps, userIds: string[], neighbours?: () => Promise<string[]>) {
   return deps.cache
-    ? deps.cache.displayOf(userIds, (missing) => findDisplayInfo(deps.db, missing))
-    : findDisplayInfo(deps.db, userIds);
+    ? deps.cache.displayOf(userIds, (missing) => findLadderDisplay(deps.db, missing), neighbours)
+    : findLadderDisplay(deps.db, userIds);
 }

@@ -35,6 +35,7 @@ export async function getMyStatus(
 ): Promise<MyStatus> {
   const standings = await Standings.open(deps, deps.db, input.ticket);
   const week = input.week ?? currentWeek(deps.season, standings.now);
+  const championsEnabled = isChampionsEnabled(week);
   const s = await standings.playerStanding(week, input.userId);
   return {
     week,
@@ -45,7 +46,7 @@ export async function getMyStatus(
       withinCutoff: withinCutoff(s.qualification.rank, CUTOFFS.qualification),
     },
     champions: {
-      enabled: isChampionsEnabled(week),
+      enabled: championsEnabled,
       eligible: s.champions.eligibleVia !== null,
       eligibleVia: s.champions.eligibleVia,
       rank: s.champions.rank,

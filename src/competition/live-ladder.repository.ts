@@ -1,14 +1,26 @@
 /**
- * The SQL of live weeks: ladder reads over `week_user_sp`, the competitive SP per (week, user) that the ledger keeps
- * exact in the same transaction as each ledger row. Ladder order is total: SP descending, then user id ascending.
- * Only players with SP > 0 are on a ladder.
+ * The SQL of live weeks: `sqlLadder`, the live-ladder port (live-ladder.ts) read from `week_user_sp`, the
+ * competitive SP per (week, user) that the ledger keeps exact in the same transaction as each ledger row. Ladder
+ * order is total: SP descending, then user id ascending. Only players with SP > 0 are on a ladder.
  */
 import { sql } from "drizzle-orm";
 import { intArray, type Queryable, rows } from "../db/client.js";
+import type { LadderEntry, LadderPlace, LiveLadder } from "./live-ladder.js";
+import { competitionRank } from "./ranking.js";
 
-export interface LadderEntry {
-  userId: string;
-  sp: number;
+export type { LadderEntry };
+
+/** Week W's ladder read from SQL on `q` (a transaction sees its own writes). */
+export function sqlLadder(q: Queryable, week: number): LiveLadder {
+  return {
+    page: (offset, limit) => liveLadderPage(q, week, offset, limit),
+    countAbove: (sp) => countAbove(q, week, sp),
+    total: () => countAbove(q, week, 0),
+    spAtPosition: (position) => spAtPosition(q, week, position),
+    placeOf: (userId) => livePlaceOf(q, week, userId),
+    spOfUsers: (userIds) => liveSpOfUsers(q, week, userIds),
+    topWithTies: (n) => liveTopWithTies(q, week, n),
+  };
 }
 
 interface RawEntry {
@@ -41,11 +53,6 @@ export async function countAbove(q: Queryable, week: number, sp: number): Promis
     sql`select count(*)::text as n from week_user_sp where week = ${week} and sp > ${sp}`,
   );
   return Number(r?.n ?? 0);
-}
-
-/** Number of ranked (SP > 0) players in week W. */
-export async function countRanked(q: Queryable, week: number): Promise<number> {
-  return countAbove(q, week, 0);
 }
 
 /** SP at 1-based `position` of week W's live ladder, or null when fewer players are ranked. */
@@ -83,11 +90,12 @@ export async function liveSpOfUsers(q: Queryable, week: number, userIds: string[
   return userIds.map((userId) => ({ userId, sp: sp.get(userId) ?? 0 }));
 }
 
-/** One user's live competitive SP in week W (0 when none). */
-export async function liveSpOf(q: Queryable, week: number, userId: string): Promise<number> {
+/** One user's live competitive SP in week W (0 when none) and rank (null without SP). */
+async function livePlaceOf(q: Queryable, week: number, userId: string): Promise<LadderPlace> {
   const [r] = await rows<{ sp: string }>(
     q,
     sql`select sp::text as sp from week_user_sp where week = ${week} and user_id = ${BigInt(userId)}`,
   );
-  return r ? Number(r.sp) : 0;
+  const sp = r ? Number(r.sp) : 0;
+  return { sp, rank: sp > 0 ? competitionRank(await countAbove(q, week, sp)) : null };
 }

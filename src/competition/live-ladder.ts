@@ -1,22 +1,21 @@
 /**
- * One live week's ladder as the read model needs it, with two implementations that must give the same answers:
- * `sqlLadder` (SQL, also inside a transaction such as finalize) and `cachedLadder` in rank-cache/ (the in-memory
- * rank cache). The competition's read tests run once with the cache on and once with it off (RANK_CACHE=off).
- * Entries are {userId, sp} in ladder order (SP descending, then user id ascending).
+ * The port through which the read model (standings.ts) reads a live (not finalized) week's ladder. Two
+ * implementations give the same answers: `cachedLadder` (rank-cache/rank-index.ts, the in-memory rank cache) and
+ * `sqlLadder` (live-ladder.repository.ts, SQL, also inside a transaction such as finalize). The competition's read
+ * tests run once with the cache on and once with it off (RANK_CACHE=off). Entries are {userId, sp} in ladder order
+ * (SP descending, then user id ascending); only players with SP > 0 are on a ladder.
  */
-import type { Queryable } from "../db/client.js";
-import {
-  countAbove,
-  countRanked,
-  type LadderEntry,
-  liveLadderPage,
-  liveSpOf,
-  liveSpOfUsers,
-  liveTopWithTies,
-  spAtPosition,
-} from "./live-ladder.repository.js";
 
-export type { LadderEntry };
+export interface LadderEntry {
+  userId: string;
+  sp: number;
+}
+
+/** A player's place on a ladder: their SP (0 when none) and rank (null when unranked, i.e. SP 0). */
+export interface LadderPlace {
+  sp: number;
+  rank: number | null;
+}
 
 export interface LiveLadder {
   page(offset: number, limit: number): Promise<LadderEntry[]>;
@@ -26,23 +25,10 @@ export interface LiveLadder {
   total(): Promise<number>;
   /** SP at 1-based `position`, null past the end. */
   spAtPosition(position: number): Promise<number | null>;
-  /** A user's SP (0 when none). */
-  spOf(userId: string): Promise<number>;
+  /** A user's SP and competition rank (`competitionRank` of the players above). */
+  placeOf(userId: string): Promise<LadderPlace>;
   /** The SP of each given user (0 when none), in the order given. */
   spOfUsers(userIds: string[]): Promise<LadderEntry[]>;
   /** Everyone at or above the SP of position n, in ladder order. */
   topWithTies(n: number): Promise<LadderEntry[]>;
-}
-
-/** Week W's ladder read from SQL on `q` (a transaction sees its own writes). */
-export function sqlLadder(q: Queryable, week: number): LiveLadder {
-  return {
-    page: (offset, limit) => liveLadderPage(q, week, offset, limit),
-    countAbove: (sp) => countAbove(q, week, sp),
-    total: () => countRanked(q, week),
-    spAtPosition: (position) => spAtPosition(q, week, position),
-    spOf: (userId) => liveSpOf(q, week, userId),
-    spOfUsers: (userIds) => liveSpOfUsers(q, week, userIds),
-    topWithTies: (n) => liveTopWithTies(q, week, n),
-  };
 }

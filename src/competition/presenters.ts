@@ -57,7 +57,7 @@ export function presentLeaderboard(p: LadderPage) {
       rank: r.rank,
       userId: r.userId,
       displayName: r.displayName,
-      wallet: checksumWallet(r.wallet),
+      wallet: r.wallet,
       competitiveSp: r.competitiveSp,
       withinCutoff: r.withinCutoff,
       prizeUsdc: usdcOrNull(r.prizeMicro),

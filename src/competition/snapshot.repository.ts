@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { intArray, type Queryable, rows, type Tx } from "../db/client.js";
 import { findDisplayInfo } from "../users/users.js";
 import type { EligibleVia } from "./eligibility.js";
-import type { Ladder } from "./ranking.js";
+import type { Ladder, RankedEntry } from "./ranking.js";
 import type { WeekResult } from "./week-result.js";
 
 /**
@@ -227,23 +227,41 @@ export async function snapshotPage(
   return toSnapshotRows(q, found);
 }
 
-/** Every snapshot row of week W's ladder with rank ≤ maxRank, in ladder order. */
-export async function snapshotTop(q: Queryable, week: number, ladder: Ladder, maxRank: number) {
+/** The ranked entries of week W's ladder with rank ≤ maxRank, in ladder order (no display data). */
+export async function snapshotRanks(
+  q: Queryable,
+  week: number,
+  ladder: Ladder,
+  maxRank: number,
+): Promise<RankedEntry[]> {
   const found = await rows<RawSnapshotRow>(
     q,
     sql`${snapshotRows(sql`s.week = ${week} and s.ladder = ${ladder} and s.rank <= ${maxRank}`)}
         order by s.position asc`,
   );
-  return toSnapshotRows(q, found);
+  return found.map((r) => ({ userId: r.user_id, sp: Number(r.sp), rank: Number(r.rank) }));
 }
 
-/** One user's snapshot row of week W's ladder, or null when they are not on it. */
-export async function snapshotRowOf(q: Queryable, week: number, ladder: Ladder, userId: string) {
-  const [r] = await rows<RawSnapshotRow>(
+/**
+ * One user's place in finalized week W: Qualification rank and SP (unranked, 0 SP when not on it) and the stored
+ * Champions prize (null when none), in one query.
+ */
+export async function snapshotPlaceOf(
+  q: Queryable,
+  week: number,
+  userId: string,
+): Promise<{ qualification: { rank: number | null; sp: number }; championsPrizeMicro: bigint | null }> {
+  const found = await rows<RawSnapshotRow & { ladder: Ladder }>(
     q,
-    snapshotRows(sql`s.week = ${week} and s.ladder = ${ladder} and s.user_id = ${BigInt(userId)}`),
+    sql`select s.ladder, s.competitive_sp::text as sp, s.rank, s.prize_micro::text as prize_micro
+        from competition_leaderboard_snapshots s where s.week = ${week} and s.user_id = ${BigInt(userId)}`,
   );
-  return r ? (await toSnapshotRows(q, [r]))[0]! : null;
+  const q1 = found.find((r) => r.ladder === "qualification");
+  const c = found.find((r) => r.ladder === "champions");
+  return {
+    qualification: { rank: q1 ? Number(q1.rank) : null, sp: q1 ? Number(q1.sp) : 0 },
+    championsPrizeMicro: c?.prize_micro == null ? null : BigInt(c.prize_micro),
+  };
 }
 
 /** Stored CompetitionEligibility rows of Champions week W: userId → via. */

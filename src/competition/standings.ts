@@ -8,31 +8,28 @@
  * One instance serves one request (or one finalize transaction): it memoises each week's ladders and eligibility,
  * and sees the finalized weeks as of its opening. `playerStanding` answers one player's whole place in a week
  * (`/me`): ranks, SP, eligibility, prize and claim.
+ *
+ * Live ranks come through one port, `LiveLadder` (live-ladder.ts): `cachedLadder` (rank-cache/rank-index.ts) when
+ * the rank cache serves the read, `sqlLadder` (live-ladder.repository.ts) otherwise; finalized weeks from
+ * snapshot.repository.ts. Each read below picks its source once, then reads values.
  */
 import type { Queryable } from "../db/client.js";
 import { isChampionsEnabled } from "../shared/season.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { type EligibleVia, nextWeekEligibility } from "./eligibility.js";
-import { type LiveLadder, sqlLadder } from "./live-ladder.js";
+import type { LiveLadder } from "./live-ladder.js";
+import { sqlLadder } from "./live-ladder.repository.js";
 import { type MyPrizeClaim, myPrizeClaim } from "./my-prize-claim.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import { cachedLadder } from "./rank-cache/cached-ladder.js";
 import type { RankCache } from "./rank-cache/rank-cache.js";
-import {
-  competitionRank,
-  type Ladder,
-  PAID_RANKS,
-  QUALIFICATION_CUTOFF,
-  type RankedEntry,
-  rankLadder,
-} from "./ranking.js";
+import { type Ladder, PAID_RANKS, QUALIFICATION_CUTOFF, type RankedEntry, rankLadder } from "./ranking.js";
 import {
   finalizedWeeks,
   findWeekResult,
   type SnapshotRow,
   snapshotPage,
-  snapshotRowOf,
-  snapshotTop,
+  snapshotPlaceOf,
+  snapshotRanks,
   storedEligibility,
 } from "./snapshot.repository.js";
 import { weekPool } from "./week-pool.js";
@@ -94,8 +91,7 @@ export class Standings {
     ticket?: number,
   ): Promise<Standings> {
     const cache = deps.cache && q === deps.db ? deps.cache : null;
-    if (cache) await cache.sync(ticket);
-    const finalized = cache ? cache.finalizedWeeks() : await finalizedWeeks(q);
+    const finalized = cache ? await cache.sync(ticket) : await finalizedWeeks(q);
     return new Standings(deps, q, cache, finalized, deps.clock.now());
   }
 
@@ -124,128 +120,98 @@ export class Standings {
     return snapshotPage(this.q, week, ladder, offset, limit);
   }
 
-  /** One player's row on a finalized week's ladder, or null when they are not on it. */
-  snapshotRowOf(week: number, ladder: Ladder, userId: string): Promise<SnapshotRow | null> {
-    return snapshotRowOf(this.q, week, ladder, userId);
-  }
-
   /** Week W's live ladder for pages and ranks: from the rank cache (loading the week), or SQL. */
   liveLadder(week: number): Promise<LiveLadder> {
-    return memo(this.ladderMemo, week, async () =>
-      this.cache ? cachedLadder(await this.cache.week(week)) : sqlLadder(this.q, week),
-    );
+    return memo(this.ladderMemo, week, () => this.ladder(week, true));
   }
 
-  /** A player's Qualification rank (null when unranked) and competitive SP in week W. */
-  async qualificationOf(week: number, userId: string): Promise<{ rank: number | null; sp: number }> {
-    if (this.isFinalized(week)) {
-      const row = await this.snapshotRowOf(week, "qualification", userId);
-      return { rank: row?.rank ?? null, sp: row?.sp ?? 0 };
-    }
-    const ladder = await this.liveLadder(week);
-    const sp = await ladder.spOf(userId);
-    return { rank: sp > 0 ? competitionRank(await ladder.countAbove(sp)) : null, sp };
-  }
-
-  /** One player's ranks, SP, eligibility (week W and W+1), prize and claim in week W. */
+  /**
+   * One player's ranks, SP, eligibility (week W and W+1), prize and claim in week W: the player's row (live
+   * ladder or snapshot), then the week's values (eligibility, Champions ladder, pool) it is read against.
+   */
   async playerStanding(week: number, userId: string): Promise<PlayerStanding> {
-    const finalized = this.isFinalized(week);
-    const qualification = await this.qualificationOf(week, userId);
+    const finalized = this.finalized.has(week);
+    // A live week's ladder is read first: loaded into the cache, the eligibility reads below find it in memory.
+    const place = !finalized
+      ? { qualification: await (await this.liveLadder(week)).placeOf(userId), championsPrizeMicro: null }
+      : await snapshotPlaceOf(this.q, week, userId);
     const eligibleVia = (await this.eligibility(week)).get(userId) ?? null;
-    const { rank, prizeMicro } = eligibleVia
-      ? await this.championsPlaceOf(week, userId)
-      : { rank: null, prizeMicro: null };
-    const next = await this.eligibility(week + 1);
-    const prizeClaim = finalized ? await myPrizeClaim(this.deps, this.q, { week, userId }) : null;
+    const champions = eligibleVia ? await this.championsLadder(week) : [];
+    const nextVia = (await this.eligibility(week + 1)).get(userId) ?? null;
+    const rank = champions.find((e) => e.userId === userId)?.rank ?? null;
+    // Paid ranks: the stored prize once finalized, else the projected share of the pool as it stands now.
+    const paid = rank !== null && rank <= PAID_RANKS;
+    let prizeMicro: bigint | null = null;
+    if (paid && finalized) prizeMicro = place.championsPrizeMicro;
+    else if (paid) {
+      const { estimate } = await weekPool(this.deps, this.q, week, this.now);
+      prizeMicro = projectedPrizeFor(splitPrizes(champions, estimate.estimatedMicro).prizes, userId);
+    }
     return {
       week,
       finalized,
-      qualification,
+      qualification: place.qualification,
       champions: { eligibleVia, rank, prizeMicro },
-      nextWeek: { eligibleVia: next.get(userId) ?? null },
-      prizeClaim,
-    };
-  }
-
-  /** An eligible player's Champions rank and prize (paid ranks: stored once finalized, else projected). */
-  private async championsPlaceOf(
-    week: number,
-    userId: string,
-  ): Promise<{ rank: number | null; prizeMicro: bigint | null }> {
-    const ladder = await this.championsLadder(week);
-    const rank = ladder.find((e) => e.userId === userId)?.rank ?? null;
-    if (rank === null || rank > PAID_RANKS) return { rank, prizeMicro: null };
-    if (this.isFinalized(week)) {
-      return { rank, prizeMicro: (await this.snapshotRowOf(week, "champions", userId))?.prizeMicro ?? null };
-    }
-    const { estimate } = await weekPool(this.deps, this.q, week, this.now);
-    return {
-      rank,
-      prizeMicro: projectedPrizeFor(splitPrizes(ladder, estimate.estimatedMicro).prizes, userId),
+      nextWeek: { eligibleVia: nextVia },
+      prizeClaim: finalized ? await myPrizeClaim(this.deps, this.q, { week, userId }) : null,
     };
   }
 
   /** Qualification ranks ≤ 25 (plus ties) of week W, finalized or live. */
   async qualificationTop(week: number): Promise<RankedEntry[]> {
-    if (this.isFinalized(week)) {
-      const top = await snapshotTop(this.q, week, "qualification", QUALIFICATION_CUTOFF);
-      return top.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
-    }
+    if (this.finalized.has(week)) return snapshotRanks(this.q, week, "qualification", QUALIFICATION_CUTOFF);
     // A prefix of the ladder order ranks exactly as the whole ladder does.
-    return rankLadder(await this.smallReads(week).topWithTies(QUALIFICATION_CUTOFF));
+    return rankLadder(await (await this.ladder(week, false)).topWithTies(QUALIFICATION_CUTOFF));
   }
 
   /** The whole Champions ladder of week W (eligible players with SP > 0), finalized or live; [] without one. */
   championsLadder(week: number): Promise<RankedEntry[]> {
     return memo(this.championsMemo, week, async () => {
       if (!isChampionsEnabled(week)) return [];
-      if (this.isFinalized(week)) {
-        const all = await snapshotTop(this.q, week, "champions", ALL_RANKS);
-        return all.map((r) => ({ userId: r.userId, sp: r.sp, rank: r.rank }));
-      }
-      const live = async () => {
-        const eligible = await this.eligibility(week);
-        return rankLadder(await this.smallReads(week).spOfUsers([...eligible.keys()]));
-      };
+      if (this.finalized.has(week)) return snapshotRanks(this.q, week, "champions", ALL_RANKS);
       // Derived from live ranks: shared by the requests served after the same cache sync.
-      return this.cache ? this.cache.derive(`champions:${week}`, live) : live();
+      return this.shared(`champions:${week}`, async () => {
+        const eligible = await this.eligibility(week);
+        return rankLadder(await (await this.ladder(week, false)).spOfUsers([...eligible.keys()]));
+      });
     });
   }
 
-  /** Who may play Champions week W: stored rows once W−1 is finalized, otherwise derived from live W−1 ranks. */
+  /** Who may play Champions week W: derived from live W−1 ranks, or the stored rows once W−1 is finalized. */
   eligibility(week: number): Promise<Map<string, EligibleVia>> {
     return memo(this.eligibilityMemo, week, async () => {
       if (!isChampionsEnabled(week)) return new Map();
       const source = week - 1;
-      if (this.isFinalized(source)) {
-        // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
-        const load = () => storedEligibility(this.q, week);
-        return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
-      }
-      const live = async () => {
-        const qualification = await this.qualificationTop(source);
-        // Nobody ranked in W−1 means an empty Champions ladder too: nobody carries over, so stop recursing here
-        // (otherwise a far-future week walks back through every empty week, one round of queries each).
-        if (qualification.length === 0) return new Map<string, EligibleVia>();
-        return nextWeekEligibility({
-          week: source,
-          qualification,
-          champions: isChampionsEnabled(source) ? await this.championsLadder(source) : null,
-          eligibleThisWeek: new Set((await this.eligibility(source)).keys()),
-        });
-      };
       // Derived from live ranks: shared by the requests served after the same cache sync.
-      return this.cache ? this.cache.derive(`eligibility:${week}`, live) : live();
+      if (!this.finalized.has(source))
+        return this.shared(`eligibility:${week}`, () => this.eligibilityAfter(source));
+      // Stored when week−1 was finalized and never changed afterwards: safe to keep in memory.
+      const load = () => storedEligibility(this.q, week);
+      return this.cache ? this.cache.remember(`eligibility:${week}`, load) : load();
+    });
+  }
+
+  /** Who may play Champions week W+1 as the live ranks of week W stand (`nextWeekEligibility`). */
+  private async eligibilityAfter(week: number): Promise<Map<string, EligibleVia>> {
+    const qualification = await this.qualificationTop(week);
+    // Nobody ranked in W means an empty Champions ladder too: nobody carries over, so stop recursing here
+    // (otherwise a far-future week walks back through every empty week, one round of queries each).
+    if (qualification.length === 0) return new Map<string, EligibleVia>();
+    return nextWeekEligibility({
+      week,
+      qualification,
+      champions: isChampionsEnabled(week) ? await this.championsLadder(week) : null,
+      eligibleThisWeek: new Set((await this.eligibility(week)).keys()),
     });
   }
 
   /**
-   * Week W's ladder for the small reads of eligibility (top 25 plus ties, a few players' SP): the cache when the
-   * week is loaded, else indexed SQL queries — deriving eligibility must not pull whole past weeks into memory.
+   * Week W's live ladder, the one way to one: from the rank cache, loading the week when `load` (pages, a player's
+   * rank), else only when it is loaded already; otherwise from SQL. The small reads of eligibility (top 25 plus
+   * ties, a few players' SP) do not load: deriving eligibility must not pull whole past weeks into memory.
    */
-  private smallReads(week: number): LiveLadder {
-    const loaded = this.cache?.peek(week);
-    return loaded ? cachedLadder(loaded) : sqlLadder(this.q, week);
+  private async ladder(week: number, load: boolean): Promise<LiveLadder> {
+    return (await this.cache?.ladder(week, load)) ?? sqlLadder(this.q, week);
   }
 }
 

@@ -32,6 +32,11 @@ export const users = pgTable(
     id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
     /** Lower-case 0x address; responses give it checksummed. */
     wallet: text("wallet"),
+    /**
+     * The wallet EIP-55 checksummed, written with it (users/users.ts) so reads never hash it (a keccak per ladder
+     * row was most of a page's cost); null only until the start-up back-fill (users/backfill-wallet-checksums.ts).
+     */
+    walletChecksum: text("wallet_checksum"),
     oidcIssuer: text("oidc_issuer"),
     oidcSubject: text("oidc_subject"),
     displayName: text("display_name").notNull(),

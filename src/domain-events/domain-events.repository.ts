@@ -19,13 +19,16 @@ export async function insertEvents(
   channel: string,
 ): Promise<void> {
   if (events.length === 0) return;
+  // The NOTIFY is delivered at commit, once per transaction whatever the number of events: listeners then read
+  // the table. In the insert's statement: one round trip per write instead of two.
   await tx.execute(sql`
-    insert into domain_events (type, payload, user_id)
-    select v.type, v.payload::jsonb, v.user_id::bigint
-    from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
-                ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)`);
-  // Delivered at commit, once per transaction whatever the number of events: listeners then read the table.
-  await tx.execute(sql`select pg_notify(${channel}, '')`);
+    with ins as (
+      insert into domain_events (type, payload, user_id)
+      select v.type, v.payload::jsonb, v.user_id::bigint
+      from unnest(${textArray(events.map((e) => e.type))}, ${textArray(events.map((e) => e.payload))},
+                  ${textArray(events.map((e) => e.userId))}) as v(type, payload, user_id)
+    )
+    select pg_notify(${channel}, '')`);
 }
 
 /**
@@ -39,9 +42,11 @@ export async function insertSelectedEvents(
   channel: string,
 ): Promise<void> {
   await tx.execute(sql`
-    insert into domain_events (type, payload, user_id)
-    select ${type}, s.payload, s.user_id from (${source}) as s`);
-  await tx.execute(sql`select pg_notify(${channel}, '')`);
+    with ins as (
+      insert into domain_events (type, payload, user_id)
+      select ${type}, s.payload, s.user_id from (${source}) as s
+    )
+    select pg_notify(${channel}, '')`);
 }
 
 /**
@@ -88,6 +93,24 @@ export async function positionOfEvent(
         ${withinMs === undefined ? sql`` : sql`and created_at > now() - make_interval(secs => ${withinMs / 1000}::double precision)`}`,
   );
   return row ?? null;
+}
+
+/**
+ * Positions of the events already committed after `after` (at most `limit`, in order), whatever the watermark: what a
+ * client that connects now has already seen the effect of (its page was read after those commits).
+ */
+export async function committedPositionsAfter(
+  q: Queryable,
+  after: { xid: string; id: string },
+  limit: number,
+): Promise<Array<{ xid: string; id: string }>> {
+  return rows<{ xid: string; id: string }>(
+    q,
+    sql`select xid::text as xid, id::text as id from domain_events
+        where (xid, id) > (${after.xid}::xid8, ${after.id}::bigint)
+        order by xid, id
+        limit ${limit}`,
+  );
 }
 
 /** The newest position below the watermark: where a consumer that wants only what comes next starts. */

@@ -32,6 +32,7 @@ import type { SQL } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../db/client.js";
 import { markTransactionForSignal } from "../db/commit-signal.js";
 import {
+  committedPositionsAfter,
   deleteEventsBefore,
   type EventRow,
   eventsAfter,
@@ -160,9 +161,18 @@ export async function skipDomainEvents(
   return head ? { next: head.position, passed: head.passed } : { next: after, passed: 0 };
 }
 
-/** The position of the newest committed event (xid 0, id 0 when there is none): "from now on". */
+/**
+ * The position of the newest event below the watermark (xid 0, id 0 when there is none): "from now on" for a
+ * reader. Events committed after it by transactions younger than a still-running one are not behind it: see
+ * `committedAfter`.
+ */
 export function headPosition(q: Queryable): Promise<EventPosition> {
   return headPositionSql(q);
+}
+
+/** Positions of the events committed now after `after` (at most `limit`), whatever the watermark holds back. */
+export function committedAfter(q: Queryable, after: EventPosition, limit: number): Promise<EventPosition[]> {
+  return committedPositionsAfter(q, after, limit);
 }
 
 /**

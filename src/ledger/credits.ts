@@ -124,23 +124,27 @@ export async function appendCreditEntries(
 }
 
 /**
- * Grants `amount` WELCOME credits to each of `userIds` (new users) set-based: their credit rows (external id
- * `welcome:<id>`, as `grantWelcomeCredits` writes one by one) and their balances, in one statement; a user granted
- * before is skipped.
+ * The WELCOME rows (`amount` each, external id `welcome:<id>`, as `grantWelcomeCredits` writes one by one) of
+ * `userIds`, users created in this transaction with `amount` as their opening balance (users.ts
+ * `insertWalletUsers`): one statement, the users' rows untouched (written once, not inserted then updated). A
+ * user that already has its welcome row would break the balance's sum, so it throws (an id is never reused, so it
+ * cannot happen to a user just created).
  */
-export async function appendWelcomeCredits(tx: Tx, userIds: bigint[], amount: number): Promise<void> {
+export async function appendOpeningCredits(tx: Tx, userIds: bigint[], amount: number): Promise<void> {
   if (userIds.length === 0 || amount <= 0) return;
   const ids = [...userIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  await tx.execute(
+  const [inserted] = await rows<{ n: string }>(
+    tx,
     sql`with ins as (
           insert into credits_ledger (user_id, reason, amount, external_id)
           select id, 'WELCOME', ${amount}, 'welcome:' || id from unnest(${`{${ids.join(",")}}`}::bigint[]) as t(id)
           order by id
           on conflict (external_id) do nothing
-          returning user_id
+          returning 1
         )
-        update users u set credits_balance = u.credits_balance + ${amount} from ins where u.id = ins.user_id`,
+        select count(*)::text as n from ins`,
   );
+  if (Number(inserted!.n) !== ids.length) throw new Error("welcome credits granted twice to a new user");
 }
 
 export async function creditsBalance(q: Queryable, userId: bigint): Promise<number> {

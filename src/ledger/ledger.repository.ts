@@ -5,7 +5,7 @@
  * entry whose source vanished (a chain bet orphaned by a reorganisation).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import { intArray, type Queryable, rows, type Tx, textArray } from "../db/client.js";
+import { intArray, preparedRows, type Queryable, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { spLedgerRowsTotal } from "../metrics/app-metrics.js";
@@ -85,8 +85,9 @@ export async function appendSpEntries(
   // Shared with every other ledger write of the event, exclusive with a kickoff move (moveEventSp): an advisory
   // lock, not a row lock, because many concurrent share locks on one hot event row are slow. The users' rows are
   // locked here too, in id order (the update below would lock them in plan order).
-  const [locked] = await rows<{ users: string }>(
+  const [locked] = await preparedRows<{ users: string }>(
     tx,
+    "sp_append_lock",
     sql`select (select count(pg_advisory_xact_lock_shared(${EVENT_WEEK_LOCK}, hashtext(e)))
                 from (select e from unnest(${textArray(eventIds)}) e order by e) s) as events,
                (select count(*) from (select id from users where id = any(${intArray(userIds, "bigint")})
@@ -104,8 +105,10 @@ export async function appendSpEntries(
     throw new AppError("NOT_FOUND", `User ${userIds.find((id) => !known.has(String(id)))} not found`);
   }
   const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
-  const found = await rows<RawLedgerRow & { events_found: string }>(
+  // Prepared: for the few rows of a group commit, planning this statement cost as much as running it.
+  const found = await preparedRows<RawLedgerRow & { events_found: string }>(
     tx,
+    "sp_append_rows",
     sql`with inp as (
           select * from unnest(${intArray(
             list.map((e) => e.userId),

@@ -11,7 +11,7 @@ import {
   insertWalletUsers,
   type UserRow,
 } from "../users/users.js";
-import { appendCredits, appendWelcomeCredits } from "./credits.js";
+import { appendCredits, appendOpeningCredits } from "./credits.js";
 
 export async function grantWelcomeCredits(tx: Tx, user: UserRow, welcomeCredits: number): Promise<void> {
   if (welcomeCredits > 0) {
@@ -40,7 +40,8 @@ export async function ensureWalletUser(
 
 /**
  * The users of many wallets (lower-case), the unknown ones created set-based: one lookup, one INSERT … ON CONFLICT
- * DO NOTHING of all missing wallets (sorted), their welcome credits in one statement; a wallet the insert skipped
+ * DO NOTHING of all missing wallets (sorted) with their welcome credits as opening balance, the matching credit rows
+ * in one statement; a wallet the insert skipped
  * (created concurrently, or a referral-code collision) is looked up, then created alone. Returns every wallet's id.
  */
 export async function ensureWalletUsers(
@@ -51,11 +52,13 @@ export async function ensureWalletUsers(
   const ids = await findUserIdsByWallets(tx, walletsLower);
   const missing = walletsLower.filter((w) => !ids.has(w));
   if (missing.length === 0) return ids;
+  const opening = Math.max(0, welcomeCredits);
   const created = await insertWalletUsers(
     tx,
     missing.map((walletLower) => ({ walletLower, displayName: walletDisplayName(walletLower) })),
+    opening,
   );
-  await appendWelcomeCredits(tx, [...created.values()], welcomeCredits);
+  await appendOpeningCredits(tx, [...created.values()], opening);
   for (const [w, id] of created) ids.set(w, id);
   const skipped = missing.filter((w) => !ids.has(w));
   if (skipped.length > 0) for (const [w, id] of await findUserIdsByWallets(tx, skipped)) ids.set(w, id);

@@ -19,11 +19,16 @@
  * - A `: ping` comment every `pingMs` to every client.
  * - A client that does not read (its unsent backlog above `MAX_BACKLOG_BYTES`) is disconnected; it reconnects and
  *   replays.
+ * - A new client (no `Last-Event-ID`) gets the events committed after it connected. The reader may still be
+ *   behind events committed earlier (the outbox's watermark holds them while an older transaction runs, on any
+ *   database of the server): their ids are read once at connect time and skipped for that client, whose page
+ *   already shows their effect (one query per new client, at most `MAX_SKIPPED` ids).
  * - The reader starts with the first client (an instance without stream clients makes no query) and stops with
  *   `stop()`, which also ends every stream (graceful shutdown).
  */
 import type { Db } from "../db/client.js";
 import {
+  committedAfter,
   type DomainEvent,
   type EventPosition,
   headPosition,
@@ -62,6 +67,8 @@ const BATCH = 10_000;
 export const MAX_REPLAY_EVENTS = 20_000;
 export const MAX_BACKLOG_BYTES = 1024 * 1024;
 export const REPLAY_WINDOW_MS = 5 * 60_000;
+/** At most this many events committed before a client connected are skipped for it (see the file's contract). */
+const MAX_SKIPPED = 1_000;
 /** How soon the reader looks again while committed events wait behind the outbox's watermark. */
 const HELD_RETRY_MS = 50;
 
@@ -71,6 +78,8 @@ interface Connection {
   held: string[] | null;
   /** Live events at or before this position were already sent (replay from an instance further ahead). */
   seenThrough: EventPosition | null;
+  /** Ids of events committed before this client connected that the reader had not dispatched then. */
+  skip: Set<string> | null;
 }
 
 function compare(a: EventPosition, b: EventPosition): number {
@@ -86,6 +95,8 @@ export class StreamHub {
   private readonly opts: Required<StreamHubOptions>;
   private readonly all = new Set<Connection>();
   private readonly byUser = new Map<string, Set<Connection>>();
+  /** The connections that still skip events committed before they connected. */
+  private readonly skipping = new Set<Connection>();
   private readonly ladders = new Map<
     string,
     { lastAt: number; timer: NodeJS.Timeout | null; data: Record<string, unknown> }
@@ -129,8 +140,10 @@ export class StreamHub {
         "This instance holds as many live streams as it may; retry shortly",
       );
     }
-    const conn: Connection = { client, held: lastEventId === null ? null : [], seenThrough: null };
+    const skip = lastEventId === null ? await this.committedAhead() : null;
+    const conn: Connection = { client, held: lastEventId === null ? null : [], seenThrough: null, skip };
     this.all.add(conn);
+    if (skip) this.skipping.add(conn);
     if (client.userId !== null) {
       let set = this.byUser.get(client.userId);
       if (!set) {
@@ -145,6 +158,7 @@ export class StreamHub {
       if (removed) return;
       removed = true;
       this.all.delete(conn);
+      this.skipping.delete(conn);
       if (client.userId !== null) {
         const set = this.byUser.get(client.userId);
         set?.delete(conn);
@@ -154,6 +168,16 @@ export class StreamHub {
     };
     if (lastEventId !== null) await this.replay(conn, lastEventId);
     return remove;
+  }
+
+  /**
+   * Ids of the events committed now that the reader has not dispatched yet (synchronously compared with the
+   * reader's position after the query, so an event dispatched meanwhile is not kept); null when there are none.
+   */
+  private async committedAhead(): Promise<Set<string> | null> {
+    const found = await committedAfter(this.opts.db, this.position, MAX_SKIPPED);
+    const ahead = found.filter((p) => compare(p, this.position) > 0).map((p) => p.id);
+    return ahead.length > 0 ? new Set(ahead) : null;
   }
 
   /** Reads the outbox now (new events may be there). */
@@ -259,8 +283,21 @@ export class StreamHub {
         const targets = m.userId === null ? this.all : this.byUser.get(m.userId);
         for (const conn of targets ?? []) {
           if (conn.seenThrough && compare(event.position, conn.seenThrough) <= 0) continue;
+          if (conn.skip?.has(event.id)) continue;
           this.send(conn, text);
         }
+      }
+      if (this.skipping.size > 0) this.forgetSkipped(event.id);
+    }
+  }
+
+  /** Event `id` was dispatched: the clients that skipped it need not remember it any more. */
+  private forgetSkipped(id: string): void {
+    for (const c of this.skipping) {
+      if (!c.skip?.delete(id)) continue;
+      if (c.skip.size === 0) {
+        c.skip = null;
+        this.skipping.delete(c);
       }
     }
   }

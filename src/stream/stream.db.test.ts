@@ -7,6 +7,7 @@
  * Clock: Fri 2026-11-20 12:00 UTC (week 2); the event kicks off Wed 2026-11-25 18:00 (week 3).
  */
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { buildMarket } from "../../test/factories.js";
@@ -116,6 +117,9 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
 
     // Pings arrive as comments; every event carries an id.
     await aliceStream.next(named("odds"));
+    // STREAM_PING_MS is 200: a ping has arrived within a second of the stream's start, however fast the rest ran.
+    for (let i = 0; i < 20 && !aliceStream.comments.includes("ping"); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(aliceStream.comments).toContain("ping");
     expect(aliceStream.events.every((e) => e.id !== null && /^\d+$/.test(e.id))).toBe(true);
     // Nothing of Alice's reached Bob or the anonymous client, nor Bob's Alice.
@@ -128,6 +132,34 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
     expect(privateOf(anonStream)).toEqual([]);
     expect(privateOf(aliceStream).map((e) => e.event)).toEqual(["balance", "prediction", "balance"]);
   });
+
+  it.skipIf(process.env.TEST_DB !== "postgres")(
+    "does not send a new client what was committed before it connected, while an older transaction holds the outbox back",
+    async () => {
+      const { t, base } = await app();
+      await putEvent(t, "e1");
+      // A transaction with an id, running on another connection of the same server (any database would do): the
+      // outbox's watermark stays below it, so the reader cannot pass what commits after it.
+      const older = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await older.connect();
+      try {
+        await older.query("begin");
+        await older.query("select pg_current_xact_id()");
+        const alice = await signIn(t, testKey(1)); // commits her welcome credits: balance 1000
+        const aliceStream = await stream(base, { cookie: alice.cookie });
+        await older.query("commit");
+        dataOf(
+          await bet(t, alice.cookie, { eventId: "e1", market: "1x2", outcome: "home", stake: 100 }),
+          201,
+        );
+        // Before the fix the reader sent the welcome's balance (1000), committed before she connected, first.
+        expect((await aliceStream.next(named("balance"))).data).toEqual({ credits: 900 });
+      } finally {
+        await older.query("rollback").catch(() => {});
+        await older.end();
+      }
+    },
+  );
 
   it("replays what a reconnecting client missed, and answers reset when it cannot", async () => {
     const { t, base } = await app();

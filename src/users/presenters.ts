@@ -37,6 +37,6 @@ export function presentUser(u: { id: bigint | string; displayName: string; walle
 
 /** Default display name of a wallet user: `0xAbCd…1234`. */
 export function walletDisplayName(walletLower: string): string {
-  const c = getAddress(walletLower);
+  const c = checksumWallet(walletLower)!;
   return `${c.slice(0, 6)}…${c.slice(-4)}`;
 }

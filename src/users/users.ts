@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { intArray, type Queryable, rows, textArray, unlessUniqueViolation } from "../db/client.js";
 import { users } from "../db/schema.js";
+import { checksumWallet } from "./presenters.js";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -54,6 +55,7 @@ async function findOrCreateUser(
         .insert(users)
         .values({
           ...identity,
+          walletChecksum: checksumWallet(identity.wallet ?? null),
           displayName: input.displayName,
           referralCode: newReferralCode(),
           referredBy: input.referredBy ?? null,
@@ -110,7 +112,11 @@ export async function linkWallet(q: Queryable, userId: bigint, walletLower: stri
   const updated = await unlessUniqueViolation(q, (sp) =>
     sp
       .update(users)
-      .set({ wallet: walletLower, profileXid: sql`pg_current_xact_id()` })
+      .set({
+        wallet: walletLower,
+        walletChecksum: checksumWallet(walletLower),
+        profileXid: sql`pg_current_xact_id()`,
+      })
       .where(and(eq(users.id, userId), isNull(users.wallet)))
       .returning({ id: users.id }),
   );
@@ -149,25 +155,54 @@ export async function findDisplayInfo(
   return new Map(found.map((r) => [r.id, { displayName: r.display_name, wallet: r.wallet }]));
 }
 
-/** Ids of the users of these (lower-case) wallets, by wallet; unknown wallets are absent. */
+/**
+ * What a ladder row shows of many users, in one indexed query: the display name and the wallet checksummed as
+ * stored (computed here only for a row the start-up back-fill has not reached yet).
+ */
+export async function findLadderDisplay(
+  q: Queryable,
+  ids: string[],
+): Promise<Map<string, { displayName: string; wallet: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{
+    id: string;
+    display_name: string;
+    wallet: string | null;
+    checksum: string | null;
+  }>(
+    q,
+    sql`select id::text as id, display_name, wallet, wallet_checksum as checksum
+        from users where id = any(${intArray(ids, "bigint")})`,
+  );
+  return new Map(
+    found.map((r) => [r.id, { displayName: r.display_name, wallet: r.checksum ?? checksumWallet(r.wallet) }]),
+  );
+}
+
 /**
  * Creates the users of `walletsLower` (unknown wallets, sorted: concurrent batches lock the unique wallet index in
  * one order) in one INSERT … ON CONFLICT DO NOTHING, each with its display name and a fresh referral code. Returns
  * the ids of the users this call created, by wallet; a wallet created meanwhile by someone else (or whose random
  * referral code collided) is absent, for the caller to look up or create alone.
+ *
+ * `openingCredits`: the credits balance each new row starts with, for the credits ledger's caller that writes the
+ * matching rows in the same transaction (ledger/credits.ts `appendOpeningCredits`), so that a new user's row is
+ * written once instead of inserted then updated (an update of every index of the table). Default 0.
  */
 export async function insertWalletUsers(
   q: Queryable,
   wallets: Array<{ walletLower: string; displayName: string }>,
+  openingCredits = 0,
 ): Promise<Map<string, bigint>> {
   if (wallets.length === 0) return new Map();
   const sorted = [...wallets].sort((a, b) => (a.walletLower < b.walletLower ? -1 : 1));
   const created = await rows<{ id: string; wallet: string }>(
     q,
-    sql`insert into users (wallet, display_name, referral_code)
-        select w, n, c from unnest(${textArray(sorted.map((w) => w.walletLower))}::text[],
+    sql`insert into users (wallet, wallet_checksum, display_name, referral_code, credits_balance)
+        select w, k, n, c, ${openingCredits}::bigint from unnest(${textArray(sorted.map((w) => w.walletLower))}::text[],
+                                   ${textArray(sorted.map((w) => checksumWallet(w.walletLower)!))}::text[],
                                    ${textArray(sorted.map((w) => w.displayName))}::text[],
-                                   ${textArray(sorted.map(() => newReferralCode()))}::text[]) as t(w, n, c)
+                                   ${textArray(sorted.map(() => newReferralCode()))}::text[]) as t(w, k, n, c)
         order by w
         on conflict do nothing
         returning id::text as id, wallet`,
@@ -175,6 +210,7 @@ export async function insertWalletUsers(
   return new Map(created.map((r) => [r.wallet, BigInt(r.id)]));
 }
 
+/** Ids of the users of these (lower-case) wallets, by wallet; unknown wallets are absent. */
 export async function findUserIdsByWallets(
   q: Queryable,
   walletsLower: string[],

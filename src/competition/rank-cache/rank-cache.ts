@@ -11,11 +11,12 @@
  * (immutable-memo.ts) and what ladder rows show of a user (display-cache.ts).
  */
 import type { Queryable } from "../../db/client.js";
+import type { LiveLadder } from "../live-ladder.js";
 import { DerivedMemo } from "./derived-memo.js";
 import { DisplayCache, type DisplayInfo } from "./display-cache.js";
 import { ImmutableMemo } from "./immutable-memo.js";
 import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
-import type { RankIndex } from "./rank-index.js";
+import { cachedLadder } from "./rank-index.js";
 import { WeekIndexLru } from "./week-index-lru.js";
 
 export class RankCache {
@@ -54,24 +55,24 @@ export class RankCache {
     private readonly bulkQ: Queryable = q,
     maxWeeks = 4,
   ) {
-    this.weeks = new WeekIndexLru(maxWeeks, () => this.derived.bump());
+    this.weeks = new WeekIndexLru(maxWeeks, this.derived);
   }
 
-  /** The week's index as of the last sync (call `sync()` first), loaded on first use. */
-  async week(week: number): Promise<RankIndex> {
-    const index = this.weeks.peek(week) ?? (await this.exclusive(() => this.load(week)));
-    this.weeks.touch(week);
-    return index;
-  }
-
-  /** The week's index when it is loaded already (as of the last sync), else undefined. */
-  peek(week: number): RankIndex | undefined {
-    return this.weeks.peek(week);
-  }
-
-  /** Finalized weeks as of the last sync (replaced, never changed in place, by the next sync). */
-  finalizedWeeks(): ReadonlySet<number> {
-    return this.finalized;
+  /**
+   * The week's ladder (the live-ladder port) as of the last sync (call `sync()` first): loaded on first use when
+   * `load`, else only when the week is loaded already (null when not).
+   */
+  async ladder(week: number, load: boolean): Promise<LiveLadder | null> {
+    // Loads run one at a time with feed reads (`exclusive`): no feed read runs meanwhile, and a change after this
+    // load's snapshot comes from a transaction at or above the watermark, so the next feed read re-applies it with
+    // its newest value. A load queued behind another load of the same week finds it loaded.
+    const index = !load
+      ? this.weeks.peek(week)
+      : (this.weeks.use(week) ??
+        (await this.exclusive(
+          async () => this.weeks.use(week) ?? this.weeks.add(week, await loadWeekSp(this.bulkQ, week)),
+        )));
+    return index ? cachedLadder(index) : null;
   }
 
   /**
@@ -89,12 +90,16 @@ export class RankCache {
     return this.immutable.remember(key, load);
   }
 
-  /** Display data of users (as of the last sync): from memory, the missing ones loaded in one query. */
+  /**
+   * Display data of users (as of the last sync): from memory, the missing ones loaded in one query, with the
+   * `neighbours` (asked for only then) not in memory yet.
+   */
   displayOf(
     ids: string[],
     load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
+    neighbours?: () => Promise<readonly string[]>,
   ): Promise<Map<string, DisplayInfo>> {
-    return this.display.displayOf(ids, load);
+    return this.display.displayOf(ids, load, neighbours);
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
@@ -112,9 +117,16 @@ export class RankCache {
 
   /**
    * Resolves once a feed read that started after `ticket` (default: after this call) has been applied, so the
-   * cache holds every write committed before the ticket was taken.
+   * cache holds every write committed before the ticket was taken; to the finalized weeks as of then (a set the
+   * next sync replaces, never changes in place: a reader may keep it).
    */
-  sync(ticket: number = this.started): Promise<void> {
+  async sync(ticket: number = this.started): Promise<ReadonlySet<number>> {
+    await this.pull(ticket);
+    return this.finalized;
+  }
+
+  /** The feed read `sync` waits for: none when nothing can have changed, else a shared one started after `ticket`. */
+  private pull(ticket: number): Promise<void> {
     if (this.changeCount && this.changeCount() === this.seenChanges && !this.nextPull)
       return Promise.resolve();
     if (this.applied > ticket) return Promise.resolve();
@@ -128,13 +140,13 @@ export class RankCache {
         const writesSeen = this.changeCount?.() ?? -1;
         try {
           const { xmin, finalized, changes, profiles } = await rankChangesSince(this.q, this.watermark);
-          for (const c of changes) this.weeks.apply(c.week, c.userId, c.sp);
+          const sameFinalized =
+            finalized.length === this.finalized.size && finalized.every((w) => this.finalized.has(w));
+          this.weeks.apply(changes, finalized);
           this.display.forget(profiles);
           this.watermark = xmin;
-          if (changes.length > 0 || profiles.length > 0 || !sameMembers(this.finalized, finalized))
-            this.derived.bump();
+          if (changes.length > 0 || profiles.length > 0 || !sameFinalized) this.derived.bump();
           this.finalized = new Set(finalized);
-          for (const week of finalized) this.drop(week);
           this.seenChanges = writesSeen;
           this.applied = index;
         } finally {
@@ -150,16 +162,4 @@ export class RankCache {
     this.chain = run.catch(() => undefined);
     return run;
   }
-
-  private async load(week: number): Promise<RankIndex> {
-    const loaded = this.weeks.peek(week);
-    if (loaded) return loaded;
-    // No feed read runs meanwhile; a change after this load's snapshot comes from a transaction at or above
-    // the watermark, so the next feed read re-applies it with its newest value.
-    return this.weeks.add(week, await loadWeekSp(this.bulkQ, week));
-  }
-}
-
-function sameMembers(a: ReadonlySet<number>, b: number[]): boolean {
-  return a.size === b.length && b.every((x) => a.has(x));
 }

@@ -8,7 +8,11 @@
  * Layout: a list of sorted blocks (≤ 2·BLOCK entries each) with lazily recomputed prefix counts, so a rank or a
  * page costs two binary searches, and an update a splice inside one block. User ids are kept as numbers (ids are
  * bigint identities far below 2^53). Pure data structure: no I/O, no clock.
+ *
+ * `cachedLadder` (at the end) serves the live-ladder port (../live-ladder.ts) from an index: the same answers as
+ * `sqlLadder`.
  */
+import type { LiveLadder } from "../live-ladder.js";
 import { competitionRank } from "../ranking.js";
 
 const BLOCK = 512;
@@ -170,4 +174,22 @@ export class RankIndex {
     b.ids.splice(index, 1);
     if (b.ids.length === 0) this.blocks.splice(block, 1);
   }
+}
+
+/** A live week's ladder served from its in-memory index: the same answers as `sqlLadder`. */
+export function cachedLadder(index: RankIndex): LiveLadder {
+  const entry = (e: { userId: number; sp: number }) => ({ userId: String(e.userId), sp: e.sp });
+  return {
+    page: async (offset, limit) => index.slice(offset, limit).map(entry),
+    countAbove: async (sp) => index.countAbove(sp),
+    total: async () => index.size,
+    spAtPosition: async (position) => index.at(position - 1)?.sp ?? null,
+    placeOf: async (userId) => ({ sp: index.spOfUser(Number(userId)), rank: index.rankOf(Number(userId)) }),
+    spOfUsers: async (userIds) => userIds.map((userId) => ({ userId, sp: index.spOfUser(Number(userId)) })),
+    topWithTies: async (n) => {
+      const line = index.at(n - 1)?.sp;
+      const count = line === undefined ? index.size : index.countAbove(line - 1);
+      return index.slice(0, count).map(entry);
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The loaded live weeks' rank indexes, at most `maxWeeks` of them: loading one more evicts the least recently
- * used. Reports every load and drop to `onChange` (values derived from the loaded weeks go stale).
+ * used. Every load and drop makes the values derived from the loaded weeks (`derived`) stale.
  */
+import type { DerivedMemo } from "./derived-memo.js";
 import { RankIndex } from "./rank-index.js";
 
 export class WeekIndexLru {
@@ -10,7 +11,7 @@ export class WeekIndexLru {
 
   constructor(
     private readonly maxWeeks: number,
-    private readonly onChange: () => void,
+    private readonly derived: DerivedMemo,
   ) {}
 
   /** The week's index when it is loaded, else undefined (does not count as a use). */
@@ -18,29 +19,35 @@ export class WeekIndexLru {
     return this.weeks.get(week);
   }
 
-  /** Marks the week used now (for eviction). */
-  touch(week: number): void {
-    this.lastUse.set(week, Date.now());
+  /** The week's index when it is loaded, marked used now (for eviction); else undefined. */
+  use(week: number): RankIndex | undefined {
+    const index = this.weeks.get(week);
+    if (index) this.lastUse.set(week, Date.now());
+    return index;
   }
 
   /** Stores a freshly loaded week, then evicts the least recently used weeks beyond the bound. */
   add(week: number, rows: Iterable<{ userId: number; sp: number }>): RankIndex {
     const index = RankIndex.from(rows);
     this.weeks.set(week, index);
-    this.onChange();
-    this.touch(week);
+    this.derived.bump();
+    this.lastUse.set(week, Date.now());
     this.evict();
     return index;
   }
 
-  /** Sets a player's SP in a loaded week (a week not loaded is left alone: its load reads the new value). */
-  apply(week: number, userId: number, sp: number): void {
-    this.weeks.get(week)?.set(userId, sp);
+  /**
+   * Applies a feed read: forgets the finalized weeks (served from their snapshots), then sets players' SP in the
+   * loaded weeks (a week not loaded is left alone: its load reads the new value).
+   */
+  apply(changes: Iterable<{ week: number; userId: number; sp: number }>, finalized: Iterable<number>): void {
+    for (const week of finalized) this.drop(week);
+    for (const c of changes) this.weeks.get(c.week)?.set(c.userId, c.sp);
   }
 
   /** Forgets a week. */
   drop(week: number): void {
-    if (this.weeks.delete(week)) this.onChange();
+    if (this.weeks.delete(week)) this.derived.bump();
     this.lastUse.delete(week);
   }
 

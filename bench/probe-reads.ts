@@ -1,0 +1,208 @@
+/**
+ * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
+ * [--route ladder|me|both] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
+ * /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts does (production
+ * settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
+ * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
+ * after a warm-up. Prints throughput and the service's **CPU milliseconds per request** (from /proc, user+system):
+ * on a machine shared with other work the wall-clock figures move with the neighbours, the CPU cost per request
+ * much less. The bare server (bench/bare-server.ts) is measured the same way for comparison.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../src/db/client.js";
+import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
+import { load } from "./load.js";
+import {
+  ADMIN_TOKEN,
+  FINALIZE_SECRET,
+  fetchJson,
+  JWT_SECRET,
+  sessionCookies,
+  startBare,
+  stopServer,
+} from "./service.js";
+
+const { values: args } = parseArgs({
+  options: {
+    players: { type: "string", default: "20000" },
+    seconds: { type: "string", default: "5" },
+    engine: { type: "string", default: "pglite" },
+    set: { type: "string", default: "" },
+    route: { type: "string", default: "both" },
+    bare: { type: "boolean", default: false },
+    profile: { type: "string" },
+  },
+});
+const players = Number(args.players);
+const seconds = Number(args.seconds);
+const W = BENCH_SEASON.liveWeek;
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const overrides = Object.fromEntries(
+  args
+    .set!.split(",")
+    .filter(Boolean)
+    .map((kv) => kv.split("=", 2) as [string, string]),
+);
+
+/** CPU time (user + system) of a process so far, in ms. */
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+async function dataset(): Promise<{ url: string | null; dir: string | null; cookies: string[] }> {
+  const dir = `/tmp/probe-reads-${args.engine}-${players}`;
+  const cookiesFile = `${dir}.cookies.json`;
+  const url = args.engine === "postgres" ? `postgres://postgres@127.0.0.1:5432/probe_reads_${players}` : null;
+  if (!existsSync(cookiesFile)) {
+    if (url) {
+      const admin = await openDatabase({
+        databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
+        dataDir: null,
+      });
+      await admin.db.execute(sql.raw(`drop database if exists probe_reads_${players}`));
+      await admin.db.execute(sql.raw(`create database probe_reads_${players}`));
+      await admin.close();
+    } else mkdirSync(dir, { recursive: true });
+    const db = await openDatabase({
+      databaseUrl: url,
+      dataDir: url ? null : dir,
+      statementTimeoutMs: BENCH_SQL_TIMEOUT_MS,
+    });
+    await buildDataset(db, players, log);
+    const ids = Array.from({ length: Math.min(5000, players) }, (_, i) => 1 + ((i * 7919) % players));
+    const cookies = [...(await sessionCookies(db, ids)).values()];
+    await db.close();
+    writeFileSync(
+      cookiesFile,
+      JSON.stringify({ cookies, jwt: JWT_SECRET, admin: ADMIN_TOKEN, fin: FINALIZE_SECRET }),
+    );
+  }
+  const saved = JSON.parse(readFileSync(cookiesFile, "utf8"));
+  return { url, dir: url ? null : dir, cookies: saved.cookies, ...{ secrets: saved } };
+}
+
+async function start(url: string | null, dir: string | null, secrets: Record<string, string>) {
+  if (!secrets.fin) throw new Error("no secrets");
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  const prof = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
+  const server: ChildProcess = spawn(process.execPath, [...prof, "--import", "tsx", "src/server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      TRUST_PROXY: "127.0.0.1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...(url ? { DATABASE_URL: url } : { DATABASE_URL: "", DATA_DIR: dir! }),
+      REDIS_URL: "",
+      CHAMPIONS_SEASON_START_ISO: BENCH_SEASON.seasonStart,
+      CHAMPIONS_WEEK_ONE_START_ISO: BENCH_SEASON.weekOneStart,
+      ADMIN_TOKEN: secrets.admin,
+      FINALIZE_SECRET: secrets.fin,
+      JWT_SECRET: secrets.jwt,
+      TEST_CLOCK: "1",
+      AUTO_FINALIZE: "false",
+      PROTOCOL_INCENTIVE_USDC: "500",
+      LOG_LEVEL: "",
+      ...overrides,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 480; i++) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const admin = { authorization: `Bearer ${secrets.admin}`, "content-type": "application/json" };
+  await fetchJson(`${base}/api/admin/clock`, {
+    method: "PUT",
+    headers: admin,
+    body: JSON.stringify({ now: BENCH_SEASON.now }),
+  });
+  for (let w = 0; w < W; w++)
+    await fetchJson(`${base}/api/competition/finalize?week=${w}`, {
+      method: "POST",
+      headers: { "x-competition-finalize-secret": secrets.fin! },
+    });
+  await fetchJson(`${base}/api/competition/leaderboard?week=${W}&limit=50`);
+  return { base, server };
+}
+
+let seed = 1;
+const rnd = () => {
+  seed = (seed * 48271) % 2147483647;
+  return seed / 2147483647;
+};
+
+async function measure(name: string, base: string, pid: number, request: object) {
+  await load(`${name} (warm-up)`, { url: base, requests: [request as never] }, { seconds: 1, warmupSec: 0 });
+  const before = cpuMs(pid);
+  const r = await load(name, { url: base, requests: [request as never] }, { seconds, warmupSec: 0 });
+  const used = cpuMs(pid) - before;
+  const n = r.requests.total;
+  log(
+    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests)`,
+  );
+}
+
+async function main() {
+  const data = (await dataset()) as Awaited<ReturnType<typeof dataset>> & { secrets: Record<string, string> };
+  log(`overrides: ${JSON.stringify(overrides)}`);
+  const ladder = {
+    method: "GET",
+    path: "/",
+    setupRequest: (req: object) => ({
+      ...req,
+      path: `/api/competition/leaderboard?week=${W}&offset=${Math.floor(rnd() * (players - 49))}&limit=50`,
+    }),
+  };
+  let next = 0;
+  const me = {
+    method: "GET",
+    path: `/api/competition/me?week=${W}`,
+    setupRequest: (req: { headers?: object }) => ({
+      ...req,
+      headers: { ...req.headers, cookie: data.cookies[next++ % data.cookies.length] },
+    }),
+  };
+  const { base, server } = await start(data.url, data.dir, data.secrets);
+  try {
+    if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
+    if (args.route !== "ladder") await measure("/me", base, server.pid!, me);
+    if (args.bare) {
+      const l = Buffer.from(
+        await (
+          await fetch(`${base}/api/competition/leaderboard?week=${W}&offset=777&limit=50`, {
+            headers: { "x-forwarded-for": "10.9.9.9" },
+          })
+        ).arrayBuffer(),
+      );
+      const m = Buffer.from(
+        await (
+          await fetch(`${base}/api/competition/me?week=${W}`, {
+            headers: { cookie: data.cookies[0]!, "x-forwarded-for": "10.9.9.9" },
+          })
+        ).arrayBuffer(),
+      );
+      const bare = await startBare({ ladder: l, me: m });
+      try {
+        await measure("bare ladder", bare.base, bare.server.pid!, ladder);
+        await measure("bare /me", bare.base, bare.server.pid!, me);
+      } finally {
+        await stopServer(bare.server);
+      }
+    }
+  } finally {
+    await stopServer(server);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
