@@ -41,6 +41,7 @@ import { staticRoutes } from "./http/static.js";
 import { registerValidation } from "./http/validation.js";
 import { leaderboardRoutes } from "./leaderboard/routes.js";
 import { spAppendGroup } from "./ledger/record-sp-transaction.js";
+import { betGroup } from "./predictions/place-bet.js";
 import { reconcileRoutes } from "./predictions/reconcile-routes.js";
 import { predictionRoutes } from "./predictions/routes.js";
 import { profileRoutes } from "./profile/routes.js";
@@ -174,7 +175,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     daily: { db, clock, amount: config.dailyCredits },
   });
   const onchainBets = onchainBetDeps(config, db, clock, app.log);
-  await app.register(predictionRoutes, { deps: onchainBets, quotes: quoteDeps(config, db, clock) });
+  await app.register(predictionRoutes, {
+    deps: onchainBets,
+    quotes: quoteDeps(config, db, clock),
+    bets: betGroup(db),
+  });
   await app.register(reconcileRoutes, { deps: onchainBets, adminToken: config.adminToken });
   await app.register(chainRoutes, { deps: chainInfoDeps(config) });
   if (deps.demo) await app.register(demoRoutes, { faucet: deps.demo.faucet });

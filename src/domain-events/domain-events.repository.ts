@@ -125,6 +125,27 @@ export async function headPosition(q: Queryable): Promise<{ xid: string; id: str
 }
 
 /**
+ * The position of the newest event readable now (as `eventsAfter` reads: transactions older than the snapshot
+ * xmin) and how many readable events lie after `after` up to it; null when none does.
+ */
+export async function readableHeadAfter(
+  q: Queryable,
+  after: { xid: string; id: string },
+): Promise<{ position: { xid: string; id: string }; passed: number } | null> {
+  const [row] = await rows<{ xid: string; id: string; passed: string }>(
+    q,
+    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
+        readable as (
+          select d.xid, d.id from domain_events d, w
+          where d.xid < w.xmin and (d.xid, d.id) > (${after.xid}::xid8, ${after.id}::bigint)
+        )
+        select r.xid::text as xid, r.id::text as id, (select count(*) from readable)::text as passed
+        from readable r order by r.xid desc, r.id desc limit 1`,
+  );
+  return row ? { position: { xid: row.xid, id: row.id }, passed: Number(row.passed) } : null;
+}
+
+/**
  * A consumer's cursor, locked for this transaction; `held: false` when another instance holds it now. A new
  * cursor starts before every event (xid 0, id 0).
  */

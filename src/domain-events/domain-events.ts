@@ -41,6 +41,7 @@ import {
   insertSelectedEvents,
   lockCursor,
   positionOfEvent,
+  readableHeadAfter,
   saveCursor,
 } from "./domain-events.repository.js";
 
@@ -146,6 +147,18 @@ export async function readDomainEvents(
   const { events, held } = await eventsAfter(q, opts.after, opts.limit);
   const mapped = events.map(toEvent);
   return { events: mapped, next: mapped.at(-1)?.position ?? opts.after, held };
+}
+
+/**
+ * Skips every event readable now after `after` (a consumer with nothing to do for any of them): the position to
+ * continue from and how many events it passed, without reading them.
+ */
+export async function skipDomainEvents(
+  q: Queryable,
+  after: EventPosition,
+): Promise<{ next: EventPosition; passed: number }> {
+  const head = await readableHeadAfter(q, after);
+  return head ? { next: head.position, passed: head.passed } : { next: after, passed: 0 };
 }
 
 /**

@@ -3,8 +3,8 @@
  * its stored markets, lookups, the row locks a bet or a settlement takes on its event, and the update settlement
  * makes. When betting on an event closes is betting-window.ts.
  */
-import { and, asc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Queryable, Tx } from "../db/client.js";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { type Queryable, type Tx, textArray } from "../db/client.js";
 import { events } from "../db/schema.js";
 
 export type EventRow = typeof events.$inferSelect;
@@ -83,6 +83,21 @@ export async function lockEventForBet(tx: Tx, id: string): Promise<EventRow | nu
 }
 
 /**
+ * `lockEventForBet` for the bets of one group commit (several events at once): the bet locks of `ids` shared, taken
+ * in id order in one statement (two groups cannot deadlock), then the events read in the next statement (after the
+ * locks are held, so a settlement that committed before is seen). The events found, by id.
+ */
+export async function lockEventsForBets(tx: Tx, ids: readonly string[]): Promise<Map<string, EventRow>> {
+  const sorted = [...new Set(ids)].sort();
+  if (sorted.length === 0) return new Map();
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock_shared(${EVENT_BETS_LOCK}, hashtext(e)))
+        from (select e from unnest(${textArray(sorted)}) e order by e) s`,
+  );
+  return findEvents(tx, sorted);
+}
+
+/**
  * Settlement's side of the bet lock: exclusive, taken before anything else of the settlement so that it holds
  * nothing while it waits for the bets in flight (and they wait for nothing it holds).
  */
@@ -92,9 +107,10 @@ export async function lockEventAgainstBets(tx: Tx, id: string): Promise<void> {
 
 /**
  * The SQL form of `isOpenForBets` (betting-window.ts) at `now`: scheduled, never closed, no result, kickoff after
- * now. A bet's insert selects from the event row under it, so the check and the insert are one statement.
+ * now (`id`: the event's id, or the SQL naming it in a join). A bet's insert selects from the event row under it, so
+ * the check and the insert are one statement.
  */
-export function eventOpenForBets(id: string, now: Date) {
+export function eventOpenForBets(id: string | SQL, now: Date) {
   return and(
     eq(events.id, id),
     eq(events.status, "scheduled"),

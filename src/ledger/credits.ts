@@ -3,9 +3,9 @@
  * users.credits_balance, always in the caller's transaction; the balance and whether an entry exists. A row whose externalId was seen before changes nothing (idempotent grants, stakes and payouts).
  */
 import { eq, sql } from "drizzle-orm";
-import { type Queryable, rows, type Tx } from "../db/client.js";
+import { intArray, type Queryable, rows, type Tx, textArray } from "../db/client.js";
 import { creditsLedger, users } from "../db/schema.js";
-import { recordDomainEvent } from "../domain-events/domain-events.js";
+import { recordDomainEvent, recordDomainEvents } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 
 export type CreditReason = "WELCOME" | "DAILY" | "STAKE" | "PAYOUT" | "ADJUSTMENT";
@@ -39,6 +39,88 @@ export async function appendCredits(
     userId: entry.userId,
   });
   return { created: true, balance };
+}
+
+/**
+ * Locks the users' rows (in id order, so concurrent callers cannot deadlock) for a credits change later in the
+ * transaction and reads their balances: a caller deciding several debits at once (a group of bets) knows what
+ * each player can afford, and nothing moves the balances until it commits. Unknown users are absent.
+ */
+export async function lockCreditBalances(tx: Tx, userIds: readonly bigint[]): Promise<Map<bigint, number>> {
+  const ids = [...new Set(userIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; balance: string }>(
+    tx,
+    sql`select id::text as id, credits_balance::text as balance from users
+        where id = any(${intArray(ids, "bigint")}) order by id for no key update`,
+  );
+  return new Map(found.map((r) => [BigInt(r.id), Number(r.balance)]));
+}
+
+/**
+ * `appendCredits` for many rows in three statements (the users' rows locked in id order, then the rows and the
+ * balances in one statement, then the `balance.changed` events): results in the order given, each balance the
+ * player's balance after its row. A row whose externalId was seen before changes nothing (`created: false`, the
+ * balance after the rows before it). When any player's balance would go negative, INSUFFICIENT_CREDITS and
+ * nothing is written; callers that must not fail as a whole check first under `lockCreditBalances`.
+ */
+export async function appendCreditEntries(
+  tx: Tx,
+  entries: ReadonlyArray<{ userId: bigint; reason: CreditReason; amount: number; externalId: string }>,
+): Promise<Array<{ created: boolean; balance: number }>> {
+  if (entries.length === 0) return [];
+  const before = await lockCreditBalances(
+    tx,
+    entries.map((e) => e.userId),
+  );
+  const created = new Set(
+    (
+      await rows<{ external_id: string }>(
+        tx,
+        sql`with inp as (
+              select * from unnest(${intArray(
+                entries.map((e) => e.userId),
+                "bigint",
+              )}, ${textArray(entries.map((e) => e.reason))}, ${intArray(
+                entries.map((e) => e.amount),
+                "bigint",
+              )}, ${textArray(entries.map((e) => e.externalId))}) with ordinality as i(user_id, reason, amount, external_id, ord)
+            ),
+            ins as (
+              insert into credits_ledger (user_id, reason, amount, external_id)
+              select user_id, reason, amount, external_id from inp order by ord
+              on conflict (external_id) do nothing
+              returning user_id, amount, external_id
+            ),
+            upd as (
+              update users u set credits_balance = u.credits_balance + s.amount
+              from (select user_id, sum(amount) as amount from ins group by user_id) s
+              where u.id = s.user_id
+            )
+            select external_id from ins`,
+      )
+    ).map((r) => r.external_id),
+  );
+  const balances = new Map(before);
+  const results = entries.map((e) => {
+    const isNew = created.delete(e.externalId);
+    const balance = (balances.get(e.userId) ?? 0) + (isNew ? e.amount : 0);
+    balances.set(e.userId, balance);
+    return { created: isNew, balance };
+  });
+  // The rows are locked: the balances computed here are the stored ones. A negative one rolls everything back.
+  if ([...balances.values()].some((b) => b < 0)) {
+    throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for this stake");
+  }
+  await recordDomainEvents(
+    tx,
+    entries.flatMap((e, i) =>
+      results[i]!.created
+        ? [{ type: "balance.changed" as const, payload: { credits: results[i]!.balance }, userId: e.userId }]
+        : [],
+    ),
+  );
+  return results;
 }
 
 /**

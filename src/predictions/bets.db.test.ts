@@ -227,6 +227,35 @@ describe("version-1 bets", () => {
     expectError(await bet(t, p.cookie, home("b1-race", 11)), 409, "INSUFFICIENT_CREDITS");
     expect(dataOf(await bet(t, p.cookie, home("b1-race", 1)), 201).balance).toBe(9);
   });
+
+  it("answers each of many bets sent together on its own: refusals in a group leave the others and their credits alone", async () => {
+    await putEvent(t, "b1-group");
+    await putEvent(t, "b1-group-live", { status: "live" });
+    const [a, b, c] = await Promise.all([newPlayer(), newPlayer(), newPlayer()]);
+    // Sent in one turn: the bets are committed together (db/group-commit.ts), each still checked alone.
+    const results = await Promise.all([
+      bet(t, a.cookie, home("b1-group", 600)),
+      bet(t, a.cookie, home("b1-group", 600)), // one of the two: 400 left, the other INSUFFICIENT_CREDITS
+      bet(t, a.cookie, home("b1-group-live", 10)), // EVENT_CLOSED
+      bet(t, a.cookie, home("b1-group-none", 10)), // NOT_FOUND
+      bet(t, b.cookie, home("b1-group", 10, { expectedOdds: 9.99 })), // ODDS_CHANGED
+      bet(t, b.cookie, home("b1-group", 10, { outcome: "nobody" })), // 400
+      bet(t, c.cookie, home("b1-group", 1000)), // 0 left
+    ]);
+    const [first, second] = results;
+    const placed = [first!, second!].filter((r) => r.status === 201);
+    expect(placed).toHaveLength(1);
+    expect(dataOf(placed[0]!, 201).balance).toBe(400);
+    expectError([first!, second!].find((r) => r.status !== 201)!, 409, "INSUFFICIENT_CREDITS");
+    expectError(results[2]!, 409, "EVENT_CLOSED");
+    expectError(results[3]!, 404, "NOT_FOUND");
+    expectError(results[4]!, 409, "ODDS_CHANGED");
+    expectInvalid(results[5]!, "body.outcome");
+    expect(dataOf(results[6]!, 201).balance).toBe(0);
+    expect((await history(a.cookie)).map((p) => p.stake)).toEqual([600]);
+    expect(await history(b.cookie)).toEqual([]);
+    expect(dataOf(await bet(t, b.cookie, home("b1-group", 1000)), 201).balance).toBe(0);
+  });
 });
 
 describe("Idempotency-Key on version-1 bets", () => {

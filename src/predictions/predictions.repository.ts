@@ -2,7 +2,7 @@
 
 import type { SQL } from "drizzle-orm";
 import { and, between, desc, eq, gte, inArray, isNull, lt, ne } from "drizzle-orm";
-import { intArray, type Queryable, sql, type Tx, textArray } from "../db/client.js";
+import { intArray, type Queryable, rows, sql, type Tx, textArray } from "../db/client.js";
 import { betQuotes, events, predictions, usdcClaims } from "../db/schema.js";
 import { eventOpenForBets } from "../events/events.js";
 import { betsTotal, settlementsTotal } from "../metrics/app-metrics.js";
@@ -51,6 +51,80 @@ export async function insertPredictionIfOpen(
   if (!row) return null;
   betsTotal.inc({ version: "1", status: "open" });
   return BigInt(row.id);
+}
+
+/**
+ * `insertPredictionIfOpen` for a group of bets in one statement: each row is inserted only while its event is open
+ * (`eventOpenForBets`, from the event row, in the same statement), with its balance after the stake. Each row's id
+ * is drawn first, so the answer maps to the input exactly: per input, in order, its id or null (event not open,
+ * or idempotency key already used). Called under the events' bet locks (lockEventsForBets).
+ */
+export async function insertOpenPredictions(
+  tx: Tx,
+  bets: ReadonlyArray<{
+    userId: bigint;
+    eventId: string;
+    market: string;
+    outcome: string;
+    oddsMilli: bigint;
+    stake: number;
+    balanceAfter: number;
+    idempotencyKey: string | null;
+  }>,
+  now: Date,
+): Promise<Array<bigint | null>> {
+  if (bets.length === 0) return [];
+  const found = await rows<{ ord: string; id: string | null }>(
+    tx,
+    sql`with inp as materialized (
+          select i.*, nextval(pg_get_serial_sequence('predictions', 'id')) as id
+          from unnest(${intArray(
+            bets.map((b) => b.userId),
+            "bigint",
+          )}, ${textArray(bets.map((b) => b.eventId))}, ${textArray(bets.map((b) => b.market))},
+            ${textArray(bets.map((b) => b.outcome))}, ${intArray(
+              bets.map((b) => b.oddsMilli),
+              "bigint",
+            )}, ${intArray(
+              bets.map((b) => b.stake),
+              "bigint",
+            )}, ${intArray(
+              bets.map((b) => b.balanceAfter),
+              "bigint",
+            )}, ${textArray(bets.map((b) => b.idempotencyKey))})
+            with ordinality as i(user_id, event_id, market, outcome, odds_milli, stake, balance_after, idempotency_key, ord)
+        ),
+        ins as (
+          insert into predictions (id, user_id, version, event_id, market, outcome, odds_milli, stake, status,
+                                   placed_at, idempotency_key, balance_after)
+          overriding system value
+          select inp.id, inp.user_id, 1, inp.event_id, inp.market, inp.outcome, inp.odds_milli, inp.stake, 'open',
+                 ${now}, inp.idempotency_key, inp.balance_after
+          from inp join ${events} on ${events.id} = inp.event_id
+          where ${eventOpenForBets(sql`inp.event_id`, now)}
+          order by inp.ord
+          on conflict do nothing
+          returning id
+        )
+        select inp.ord::text as ord, ins.id::text as id from inp left join ins on ins.id = inp.id order by inp.ord`,
+  );
+  const ids = found.map((r) => (r.id === null ? null : BigInt(r.id)));
+  const inserted = ids.filter((id) => id !== null).length;
+  if (inserted > 0) betsTotal.inc({ version: "1", status: "open" }, inserted);
+  return ids;
+}
+
+/** Predictions by id (any order). */
+export async function findPredictions(
+  q: Queryable,
+  ids: readonly bigint[],
+): Promise<Map<bigint, PredictionRow>> {
+  if (ids.length === 0) return new Map();
+  const found = await q
+    .select()
+    .from(predictions)
+    .where(inArray(predictions.id, [...ids]));
+  return new Map(found.map((p) => [p.id, p]));
 }
 
 export async function findPrediction(q: Queryable, id: bigint): Promise<PredictionRow | null> {
@@ -206,14 +280,122 @@ export async function setBalanceAfter(tx: Tx, id: bigint, balance: number): Prom
   return row!;
 }
 
-/** Open predictions of an event, locked for settlement. */
-export async function lockOpenPredictionsOfEvent(tx: Tx, eventId: string): Promise<PredictionRow[]> {
-  return tx
-    .select()
-    .from(predictions)
-    .where(and(eq(predictions.eventId, eventId), eq(predictions.status, "open")))
-    .orderBy(predictions.id)
-    .for("update");
+/**
+ * The kinds of an event's open predictions: one row per distinct (version, market, outcome, odds, stake,
+ * stakeMicro, lateAt) with how many, where `lateAt` is the placement instant of a v2 bet placed at or after
+ * `closesAt` (null otherwise). Everything the settlement rules read of a prediction is its kind, so an event's
+ * 100,000 predictions settle as a handful of kinds (`settleKinds`), none of them sent to the process.
+ */
+export interface PredictionKind {
+  version: number;
+  market: string;
+  outcome: string;
+  oddsMilli: bigint;
+  stake: number | null;
+  stakeMicro: bigint | null;
+  lateAt: Date | null;
+  /** `lateAt` exactly as stored (text: microseconds kept), the key the update matches on. */
+  lateKey: string | null;
+}
+
+/** The expression `lateAt` of a prediction `p` (see PredictionKind). */
+const lateAtSql = (closesAt: Date) =>
+  sql`case when p.version = 2 and p.placed_at >= ${closesAt} then p.placed_at end`;
+
+export async function openPredictionKinds(
+  q: Queryable,
+  eventId: string,
+  closesAt: Date,
+): Promise<PredictionKind[]> {
+  const found = await rows<{
+    version: number;
+    market: string;
+    outcome: string;
+    odds_milli: string;
+    stake: string | null;
+    stake_micro: string | null;
+    late_at: Date | string | null;
+    late_key: string | null;
+  }>(
+    q,
+    sql`select p.version, p.market, p.outcome, p.odds_milli::text as odds_milli, p.stake::text as stake,
+               p.stake_micro::text as stake_micro, ${lateAtSql(closesAt)} as late_at,
+               (${lateAtSql(closesAt)})::text as late_key
+        from predictions p where p.event_id = ${eventId} and p.status = 'open'
+        group by 1, 2, 3, 4, 5, 6, 7, 8`,
+  );
+  return found.map((r) => ({
+    version: Number(r.version),
+    market: r.market,
+    outcome: r.outcome,
+    oddsMilli: BigInt(r.odds_milli),
+    stake: r.stake === null ? null : Number(r.stake),
+    stakeMicro: r.stake_micro === null ? null : BigInt(r.stake_micro),
+    lateAt: r.late_at === null ? null : new Date(r.late_at),
+    lateKey: r.late_key,
+  }));
+}
+
+/** A kind's settlement: what its predictions become and the SP each earns. */
+export interface SettledKind {
+  kind: PredictionKind;
+  settled: Omit<SettledValues, "id">;
+  sp: number;
+}
+
+/**
+ * Settles an event's open predictions by kind in one statement (each open prediction of a kind in `kinds` gets
+ * its kind's status, payout and rejection; any other is left open): the settled ones, as (id, user id, SP earned).
+ */
+export async function settleKinds(
+  tx: Tx,
+  eventId: string,
+  closesAt: Date,
+  kinds: readonly SettledKind[],
+  settledAt: Date,
+): Promise<Array<{ id: bigint; userId: bigint; version: number; sp: number }>> {
+  if (kinds.length === 0) return [];
+  const col = <T>(f: (k: SettledKind) => T) => kinds.map(f);
+  const text = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
+  const found = await rows<{ id: string; user_id: string; version: number; sp: string }>(
+    tx,
+    sql`update predictions p
+        set status = k.status, payout = k.payout, payout_micro = k.payout_micro, settled_at = ${settledAt},
+            reject_code = k.reject_code, reject_reason = k.reject_reason
+        from unnest(${intArray(
+          col((k) => k.kind.version),
+          "int",
+        )}, ${textArray(col((k) => k.kind.market))}, ${textArray(col((k) => k.kind.outcome))},
+          ${intArray(
+            col((k) => k.kind.oddsMilli),
+            "bigint",
+          )}, ${textArray(col((k) => text(k.kind.stake)))}::bigint[],
+          ${textArray(col((k) => text(k.kind.stakeMicro)))}::bigint[],
+          ${textArray(col((k) => k.kind.lateKey))},
+          ${textArray(col((k) => k.settled.status))}, ${textArray(col((k) => text(k.settled.payout)))}::bigint[],
+          ${textArray(col((k) => text(k.settled.payoutMicro)))}::bigint[],
+          ${textArray(col((k) => k.settled.rejection?.code ?? null))},
+          ${textArray(col((k) => k.settled.rejection?.reason ?? null))}, ${intArray(
+            col((k) => k.sp),
+            "bigint",
+          )})
+          as k(version, market, outcome, odds_milli, stake, stake_micro, late_key, status, payout, payout_micro,
+               reject_code, reject_reason, sp)
+        where p.event_id = ${eventId} and p.status = 'open'
+          and p.version = k.version and p.market = k.market and p.outcome = k.outcome
+          and p.odds_milli = k.odds_milli
+          and coalesce(p.stake, -1) = coalesce(k.stake, -1)
+          and coalesce(p.stake_micro, -1) = coalesce(k.stake_micro, -1)
+          and coalesce((${lateAtSql(closesAt)})::text, '') = coalesce(k.late_key, '')
+        returning p.id::text as id, p.user_id::text as user_id, p.version, k.sp::text as sp`,
+  );
+  settlementsTotal.inc(found.length);
+  return found.map((r) => ({
+    id: BigInt(r.id),
+    userId: BigInt(r.user_id),
+    version: Number(r.version),
+    sp: Number(r.sp),
+  }));
 }
 
 export interface SettledValues {
@@ -228,7 +410,7 @@ export interface SettledValues {
 /** Marks open predictions settled (or rejected), all in one statement (one no longer open is left alone). */
 export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: Date): Promise<void> {
   if (settled.length === 0) return;
-  // The rows are locked open by this transaction (lockOpenPredictionsOfEvent): each is settled here.
+  // Each row given is open and locked by the caller's transaction: each is settled here.
   settlementsTotal.inc(settled.length);
   const nullable = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
   await tx.execute(sql`

@@ -2,13 +2,13 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { requireUser } from "../auth/session.js";
+import { requireUser, requireUserId } from "../auth/session.js";
 import { presentEvent } from "../events/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
 import type { TypedApp } from "../http/typed-app.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
-import { placeBet } from "./place-bet.js";
+import { type BetGroup, placeBet } from "./place-bet.js";
 import { presentClaim, presentPrediction, presentQuote } from "./presenters.js";
 import { type QuoteDeps, quoteBet } from "./quote-bet.js";
 import { type OnchainBetDeps, reportOnchainBet } from "./report-onchain-bet.js";
@@ -28,6 +28,8 @@ import {
 interface PredictionRoutesOptions {
   deps: OnchainBetDeps;
   quotes: QuoteDeps;
+  /** The app's group commit of version-1 bets (place-bet.ts `betGroup`); absent: one transaction per bet. */
+  bets?: BetGroup;
 }
 
 export async function predictionRoutes(instance: FastifyInstance, opts: PredictionRoutesOptions) {
@@ -44,7 +46,7 @@ const tags = ["predictions"];
 
 /** POST /api/pred2earn/bet-placed: a version-1 bet of free credits. */
 function betPlacedRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
-  const { deps } = opts;
+  const deps = { db: opts.deps.db, clock: opts.deps.clock, bets: opts.bets };
   app.post(
     "/api/pred2earn/bet-placed",
     {
@@ -71,9 +73,9 @@ function betPlacedRoute(app: TypedApp, opts: PredictionRoutesOptions): void {
       },
     },
     async (request, reply) => {
-      const { user } = await requireUser(request);
+      const { userId } = await requireUserId(request);
       const result = await placeBet(deps, {
-        userId: user.id,
+        userId: BigInt(userId),
         ...request.body,
         idempotencyKey: request.headers["idempotency-key"],
       });

@@ -21,11 +21,14 @@ import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
 import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import type { Season } from "../shared/season.js";
 import {
-  lockOpenPredictionsOfEvent,
   markSettled,
+  openPredictionKinds,
+  type PredictionKind,
   type PredictionRow,
+  type SettledKind,
   type SettledValues,
   settledPredictionEvents,
+  settleKinds,
 } from "./predictions.repository.js";
 import { presentEventSettled } from "./presenters.js";
 import {
@@ -139,6 +142,75 @@ export async function settlePredictions(
   }
 }
 
+/** What the rules make of one kind of prediction (see `settlePredictions`, which applies the same to each row). */
+function settleKind(
+  deps: Pick<SettleDeps, "spPerUsdc">,
+  kind: PredictionKind,
+  result: EventResult,
+  closesAt: Date,
+): SettledKind {
+  const late = kind.lateAt ? lateChainBet({ version: kind.version, placedAt: kind.lateAt }, closesAt) : null;
+  if (late)
+    return { kind, settled: { status: "rejected", payout: null, payoutMicro: null, rejection: late }, sp: 0 };
+  const status = settledStatus(kind, result);
+  const v1 = kind.version === 1;
+  return {
+    kind,
+    settled: {
+      status,
+      payout: v1 ? creditsPayout(kind.stake!, kind.oddsMilli, status) : null,
+      payoutMicro: v1 ? null : usdcPayout(kind.stakeMicro!, kind.oddsMilli, status),
+    },
+    sp: v1
+      ? creditsPredictionSp(kind.stake!, kind.oddsMilli, status)
+      : usdcPredictionSp(kind.stakeMicro!, kind.oddsMilli, deps.spPerUsdc, status),
+  };
+}
+
+/**
+ * Settles every open prediction of an event (the settlement holds its bet lock and row), set-based by kind: the
+ * rules decide once per kind (openPredictionKinds: version, market, outcome, odds, stake, late or not), one
+ * statement settles the predictions of every kind and returns them (id, user, SP), one ledger append awards the
+ * SP of the won ones and one insert records their `prediction.settled` events. The predictions themselves never
+ * reach the process: 100,000 of them are a few kinds. Returns how many were settled.
+ */
+async function settleOpenPredictions(
+  tx: Tx,
+  deps: Pick<SettleDeps, "season" | "spPerUsdc">,
+  event: SettledEvent,
+  result: EventResult,
+  now: Date,
+): Promise<number> {
+  const closesAt = bettingClosesAt(event);
+  const kinds = await openPredictionKinds(tx, event.id, closesAt);
+  const settled = await settleKinds(
+    tx,
+    event.id,
+    closesAt,
+    kinds.map((k) => settleKind(deps, k, result, closesAt)),
+    now,
+  );
+  const type = (version: number) =>
+    version === 1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION";
+  await appendSpEntries(
+    tx,
+    deps.season,
+    settled
+      .filter((s) => s.sp > 0)
+      .map((s) => ({
+        userId: s.userId,
+        type: type(s.version),
+        amount: s.sp,
+        eventId: event.id,
+        externalId: `prediction:${s.id}`,
+      })),
+  );
+  if (settled.length > 0) {
+    await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEvents(settled.map((s) => s.id)));
+  }
+  return settled.length;
+}
+
 /**
  * Settles an event (see the file's contract) and logs one line `{op: "settle", eventId, outcome, settled,
  * durationMs}` to `deps.outcomeLog` (outcome `settled`, `already-settled` or the error code).
@@ -203,8 +275,7 @@ async function settleOnce(
         settledAt: now,
       }),
     });
-    const open = await lockOpenPredictionsOfEvent(tx, event.id);
-    await settlePredictions(tx, deps, open, updated, result, now);
-    return { event: updated, settled: open.length, alreadySettled: false };
+    const settled = await settleOpenPredictions(tx, deps, updated, result, now);
+    return { event: updated, settled, alreadySettled: false };
   });
 }

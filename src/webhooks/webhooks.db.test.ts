@@ -20,7 +20,7 @@ import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { captureLog } from "../../test/log-capture.js";
 import { bet, dataOf, expectError, expectInvalid, postResult, putEvent } from "../../test/player-api.js";
 import { type Database, openDatabase } from "../db/client.js";
-import { recordDomainEvent } from "../domain-events/domain-events.js";
+import { recordDomainEvent, recordDomainEvents } from "../domain-events/domain-events.js";
 import { startOperationsJobs } from "../jobs/operations-jobs.js";
 import { webhookDeliveriesTotal } from "../metrics/app-metrics.js";
 import { deliverDueMessages } from "./deliver.js";
@@ -251,6 +251,31 @@ describe("webhooks", () => {
       recordDomainEvent(tx, { type: "balance.changed" as never, payload: { credits: 5 }, userId: "1" }),
     );
     expect(await fanOutAll(t.database.db, 1)).toEqual({ events: 1, messages: 0 });
+  });
+
+  it("passes the events recorded while no subscription exists; a later subscription gets only later events", async () => {
+    const t = await createTestApp();
+    open.push(t);
+    const settled = (eventId: string) => ({
+      type: "event.settled" as const,
+      payload: { eventId, status: "finished", winningOutcome: "home", settledAt: "2026-11-20T12:00:00.000Z" },
+    });
+    await t.database.db.transaction((tx) =>
+      recordDomainEvents(tx, [settled("a"), settled("b"), settled("c")]),
+    );
+    // Nobody subscribed: the three are passed (counted, no message), and not again.
+    expect(await fanOutAll(t.database.db, 3)).toEqual({ events: 3, messages: 0 });
+    expect(await fanOutDomainEvents(t.database.db)).toEqual({ events: 0, messages: 0 });
+    await subscribe(t, { url: receiver.url });
+    await t.database.db.transaction((tx) => recordDomainEvents(tx, [settled("d")]));
+    expect(await fanOutAll(t.database.db, 1)).toEqual({ events: 1, messages: 1 });
+    expect(
+      await deliverDueMessages(
+        { db: t.database.db, log: silent, requirePublicHttps: false },
+        { maxRounds: 1 },
+      ),
+    ).toBe(1);
+    expect(receiver.received.map((r) => JSON.parse(r.body).data.eventId)).toEqual(["d"]);
   });
 
   it("marks a message failed after its last retry", async () => {

@@ -18,6 +18,12 @@ export async function listSubscriptions(q: Queryable): Promise<SubscriptionRow[]
   return q.select().from(webhookSubscriptions).orderBy(webhookSubscriptions.id);
 }
 
+/** True when any subscription exists. */
+export async function hasSubscriptions(q: Queryable): Promise<boolean> {
+  const [row] = await q.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions).limit(1);
+  return row !== undefined;
+}
+
 export async function findSubscription(q: Queryable, id: bigint): Promise<SubscriptionRow | null> {
   const [row] = await q.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id));
   return row ?? null;

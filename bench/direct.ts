@@ -1,0 +1,134 @@
+/**
+ * The bet and settle paths measured without HTTP, in this process, on a fresh database (PGlite in memory, or a
+ * scratch PostgreSQL database with DATABASE_URL and `--engine postgres`):
+ *
+ * - `npx tsx bench/direct.ts bets [--engine …] [--seconds 5]`: 200 players (100,000 credits each) place 1-credit
+ *   bets on one event from 50 concurrent tasks through `placeBet`, with the app's group commit (`--alone`: one
+ *   transaction per bet). Prints bets/s, p99, and checks that the stored predictions equal the debited credits.
+ * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000]`: the bench's data set (20,000 players) and
+ *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed.
+ */
+import { parseArgs } from "node:util";
+import { type SQL, sql } from "drizzle-orm";
+import type { Clock } from "../src/clock.js";
+import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js";
+import { betGroup, placeBet } from "../src/predictions/place-bet.js";
+import { settleEvent } from "../src/predictions/settle-event.js";
+import { createScratchPostgres } from "../test/db.js";
+import { BENCH_SEASON, buildDataset, buildSettleEvent, SETTLE_EVENT } from "./dataset.js";
+
+const { positionals, values: args } = parseArgs({
+  allowPositionals: true,
+  options: {
+    engine: { type: "string", default: "pglite" },
+    seconds: { type: "string", default: "5" },
+    settle: { type: "string", default: "20000" },
+    alone: { type: "boolean", default: false },
+  },
+});
+const BET_PLAYERS = 200;
+const CONNECTIONS = 50;
+
+async function measureBets(database: Database): Promise<void> {
+  const db = database.db;
+  await db.execute(sql`insert into users (wallet, display_name, referral_code, credits_balance)
+    select '0x' || lpad(to_hex(g), 40, '0'), 'Player ' || g, 'B' || upper(lpad(to_hex(g), 10, '0')), 100000
+    from generate_series(1, ${BET_PLAYERS}) g`);
+  await db.execute(sql`insert into events (id, sport, league, home_team, away_team, kickoff_at, status, warmup, markets)
+    values ('direct-bets', 'football', 'L', 'H', 'A', now() + interval '1 day', 'scheduled', false,
+    '[{"key":"1x2","outcomes":[{"key":"home","label":"Home","oddsMilli":2150}]}]'::jsonb)`);
+  const clock: Clock = { now: () => new Date() } as Clock;
+  const deps = { db, clock, bets: args.alone ? undefined : betGroup(db) };
+  const seconds = Number(args.seconds);
+  const end = Date.now() + seconds * 1000;
+  const latencies: number[] = [];
+  let next = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        const userId = BigInt(1 + (next++ % BET_PLAYERS));
+        const t = performance.now();
+        await placeBet(deps, {
+          userId,
+          eventId: "direct-bets",
+          market: "1x2",
+          outcome: "home",
+          stake: 1,
+        }).catch(() => failed++);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const [stored] = await rows<{ bets: string; debited: string }>(
+    db,
+    sql`select (select count(*) from predictions)::text as bets,
+               (select sum(100000 - credits_balance) from users)::text as debited`,
+  );
+  console.log(
+    `${args.engine} ${args.alone ? "alone" : "grouped"}: ${Math.round((latencies.length - failed) / seconds)} bets/s, ` +
+      `p99 ${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms, ${failed} refused, ` +
+      `${stored!.bets} stored, ${stored!.debited} debited`,
+  );
+}
+
+/** Times each statement run through `tx.execute` in the transactions of `db` (drizzle's builder is not timed). */
+function timeStatements(db: Database["db"], timings: Array<[string, number]>): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work: (tx: Tx) => Promise<unknown>) =>
+    transaction(async (tx) => {
+      const execute = tx.execute.bind(tx);
+      tx.execute = (async (query: SQL) => {
+        const t = performance.now();
+        const result = await execute(query);
+        const text = query.queryChunks
+          .map((c) => (c as { value?: string[] }).value?.join("") ?? "?")
+          .join("");
+        timings.push([text.replace(/\s+/g, " ").trim().slice(0, 90), performance.now() - t]);
+        return result;
+      }) as typeof tx.execute;
+      return work(tx);
+    })) as typeof db.transaction;
+}
+
+async function measureSettle(database: Database): Promise<void> {
+  const count = Number(args.settle);
+  await buildDataset(database, 20_000, () => {});
+  await buildSettleEvent(database, count, 20_000);
+  await database.db.execute(sql`set session_replication_role = origin`);
+  const timings: Array<[string, number]> = [];
+  timeStatements(database.bulkDb, timings);
+  const t = performance.now();
+  const done = await settleEvent(
+    {
+      db: database.db,
+      bulkDb: database.bulkDb,
+      clock: { now: () => new Date(BENCH_SEASON.now) } as Clock,
+      season: {
+        seasonStart: new Date(BENCH_SEASON.seasonStart),
+        weekOneStart: new Date(BENCH_SEASON.weekOneStart),
+      },
+      spPerUsdc: 100,
+    },
+    { eventId: SETTLE_EVENT, result: { status: "finished", winningOutcome: "home" } },
+  );
+  console.log(
+    `${args.engine}: settled ${done.settled} predictions in ${Math.round(performance.now() - t)} ms`,
+  );
+  for (const [text, ms] of timings) console.log(`${String(Math.round(ms)).padStart(7)} ms  ${text}`);
+}
+
+const scratch = args.engine === "postgres" ? await createScratchPostgres() : null;
+const database = await openDatabase({
+  databaseUrl: scratch?.url ?? null,
+  dataDir: null,
+  statementTimeoutMs: 600_000,
+});
+try {
+  if (positionals[0] === "settle") await measureSettle(database);
+  else await measureBets(database);
+} finally {
+  await database.close();
+  await scratch?.drop();
+}
