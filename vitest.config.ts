@@ -18,8 +18,16 @@ const competitionReads = [
 const common = { testTimeout: 60_000, hookTimeout: 120_000 };
 const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
+/**
+ * Test files at once. Vitest's default on this 2-core machine is one (cores − 1), so the suite ran serially while
+ * most files wait on something outside their worker (PostgreSQL, a spawned server, Chromium, a timer). Measured in
+ * docs/decisions.md ("Test files in parallel").
+ */
+const maxWorkers = Number(process.env.TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
+    maxWorkers,
     // The migrated template databases every storage test file clones (test/db-template.ts).
     globalSetup: ["test/global-setup.ts"],
     projects: [
