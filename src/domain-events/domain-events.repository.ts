@@ -12,6 +12,23 @@ export interface EventRow {
   created_at: Date | string;
 }
 
+/**
+ * The outbox's watermark, as `select … as xmin`: every transaction that can still commit rows in this database's
+ * `domain_events` has an id at or above it, and every row below it that committed is visible to the statement. It
+ * is the snapshot's oldest running transaction, leaving out the transactions known to belong to another database
+ * of the server (`pg_stat_activity`: a backend is connected to one database for its life, so an id it showed is of
+ * that database), else the snapshot's xmax. An id not found there (a transaction that ended since, a prepared one)
+ * counts as this database's: the watermark can only be too low, never too high. `pg_snapshot_xmin` alone let any
+ * transaction anywhere on the server hold every reader back (another service's, another test file's).
+ */
+const OUTBOX_WATERMARK = sql`select coalesce(
+    (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
+     where not exists (
+       select 1 from pg_stat_activity a
+       where a.backend_xid is not null and a.datname <> current_database()
+         and a.backend_xid::text::bigint = x::text::bigint % 4294967296)),
+    pg_snapshot_xmax(pg_current_snapshot())) as xmin`;
+
 /** Appends events in one statement (one array parameter per column, so any number of rows). */
 export async function insertEvents(
   tx: Tx,
@@ -62,7 +79,7 @@ export async function eventsAfter(
 ): Promise<{ xmin: string; held: boolean; events: EventRow[] }> {
   const found = await rows<EventRow & { xmin: string; held: boolean }>(
     q,
-    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+    sql`with w as (${OUTBOX_WATERMARK})
         select e.id::text as id, e.xid::text as xid, e.type, e.payload, e.user_id::text as user_id,
                e.created_at, w.xmin::text as xmin,
                exists (select 1 from domain_events h where h.xid >= w.xmin) as held
@@ -117,7 +134,7 @@ export async function committedPositionsAfter(
 export async function headPosition(q: Queryable): Promise<{ xid: string; id: string }> {
   const [row] = await rows<{ xid: string; id: string }>(
     q,
-    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+    sql`with w as (${OUTBOX_WATERMARK})
         select coalesce((select d.xid::text from domain_events d, w where d.xid < w.xmin order by d.xid desc, d.id desc limit 1), '0') as xid,
                coalesce((select d.id::text from domain_events d, w where d.xid < w.xmin order by d.xid desc, d.id desc limit 1), '0') as id`,
   );
@@ -134,7 +151,7 @@ export async function readableHeadAfter(
 ): Promise<{ position: { xid: string; id: string }; passed: number } | null> {
   const [row] = await rows<{ xid: string; id: string; passed: string }>(
     q,
-    sql`with w as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
+    sql`with w as (${OUTBOX_WATERMARK}),
         readable as (
           select d.xid, d.id from domain_events d, w
           where d.xid < w.xmin and (d.xid, d.id) > (${after.xid}::xid8, ${after.id}::bigint)
