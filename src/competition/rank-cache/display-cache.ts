@@ -26,18 +26,31 @@ export class DisplayCache {
     load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
     neighbours?: () => Promise<readonly string[]>,
   ): Promise<Map<string, DisplayInfo>> {
-    const missing = ids.filter((id) => !this.entries.has(id));
+    // Taken before any await: an entry another request forgets or clears meanwhile (the cache full) still serves
+    // this page, as it was when the page's read began.
+    const held = new Map<string, DisplayInfo>();
+    for (const id of ids) {
+      const d = this.entries.get(id);
+      if (d) held.set(id, d);
+    }
+    const missing = ids.filter((id) => !held.has(id));
+    let loaded = new Map<string, DisplayInfo>();
     if (missing.length > 0) {
       const asked = new Set(missing);
       // Only when the cache is cold for these users (most of them missing): a few users new to a warm ladder are
       // loaded alone, without walking the ladder.
       if (neighbours && 2 * missing.length > ids.length)
         for (const id of await neighbours()) if (!this.entries.has(id)) asked.add(id);
-      const loaded = await load([...asked]);
+      loaded = await load([...asked]);
       if (this.entries.size + loaded.size > MAX_DISPLAY_ENTRIES) this.entries.clear();
       for (const [id, d] of loaded) this.entries.set(id, d);
     }
-    return new Map(ids.flatMap((id) => (this.entries.has(id) ? [[id, this.entries.get(id)!] as const] : [])));
+    return new Map(
+      ids.flatMap((id) => {
+        const d = held.get(id) ?? loaded.get(id);
+        return d ? [[id, d] as const] : [];
+      }),
+    );
   }
 
   /** The profiles of `ids` changed: load them again when next shown. */
