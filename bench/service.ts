@@ -69,6 +69,39 @@ export async function sessionCookies(
   return cookies;
 }
 
+/**
+ * The service's environment as the bench runs it (the file's header): PostgreSQL at `url`, else the embedded
+ * database in `dataDir`; the bench's season and clock; the default log level; no Redis.
+ */
+export function serviceEnv(
+  url: string | null,
+  dataDir: string | null,
+  port: number,
+  secrets: { ADMIN_TOKEN: string; FINALIZE_SECRET: string; JWT_SECRET: string } = {
+    ADMIN_TOKEN,
+    FINALIZE_SECRET,
+    JWT_SECRET,
+  },
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "development",
+    TRUST_PROXY: "127.0.0.1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ...(url ? { DATABASE_URL: url } : { DATABASE_URL: "", DATA_DIR: dataDir! }),
+    REDIS_URL: "",
+    CHAMPIONS_SEASON_START_ISO: BENCH_SEASON.seasonStart,
+    CHAMPIONS_WEEK_ONE_START_ISO: BENCH_SEASON.weekOneStart,
+    ...secrets,
+    TEST_CLOCK: "1",
+    // The bench finalizes (and times) the weeks itself.
+    AUTO_FINALIZE: "false",
+    PROTOCOL_INCENTIVE_USDC: "500",
+    LOG_LEVEL: "",
+  };
+}
+
 /** Starts the service on PostgreSQL at `url`, or on the embedded database in `dataDir`; resolves once ready. */
 export async function startServer(
   url: string | null,
@@ -81,27 +114,11 @@ export async function startServer(
   const logFile = openSync(join(tmpdir(), `bench-service-${process.pid}.log`), "a");
   const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
     env: {
-      ...process.env,
-      NODE_ENV: "development",
-      TRUST_PROXY: "127.0.0.1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...(url ? { DATABASE_URL: url } : { DATABASE_URL: "", DATA_DIR: dataDir! }),
-      REDIS_URL: "",
-      CHAMPIONS_SEASON_START_ISO: BENCH_SEASON.seasonStart,
-      CHAMPIONS_WEEK_ONE_START_ISO: BENCH_SEASON.weekOneStart,
-      ADMIN_TOKEN,
-      FINALIZE_SECRET,
-      JWT_SECRET,
-      TEST_CLOCK: "1",
-      // The bench finalizes (and times) the weeks itself.
-      AUTO_FINALIZE: "false",
-      PROTOCOL_INCENTIVE_USDC: "500",
+      ...serviceEnv(url, dataDir, port),
       RATE_LIMIT_READ_PER_MIN: "",
       RATE_LIMIT_WRITE_PER_MIN: String(BENCH_WRITE_PER_MIN),
       RATE_LIMIT_AUTH_PER_MIN: "",
       RATE_LIMIT_FINALIZE_PER_MIN: "",
-      LOG_LEVEL: "",
     },
     stdio: ["ignore", logFile, "inherit"],
   });

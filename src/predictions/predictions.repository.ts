@@ -18,6 +18,17 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
   return row ?? null;
 }
 
+/** What a credits bet stores of its prediction (besides what the insert derives). */
+export interface NewBetRow {
+  userId: bigint;
+  eventId: string;
+  market: string;
+  outcome: string;
+  oddsMilli: bigint;
+  stake: number;
+  idempotencyKey: string | null;
+}
+
 /**
  * Inserts an open version-1 prediction only while its event is open for bets (`eventOpenForBets`): one
  * INSERT … SELECT from the event row, so the window check and the insert are one statement. Its id, or null when
@@ -26,16 +37,7 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
  */
 export async function insertPredictionIfOpen(
   tx: Tx,
-  v: {
-    userId: bigint;
-    eventId: string;
-    market: string;
-    outcome: string;
-    oddsMilli: bigint;
-    stake: number;
-    placedAt: Date;
-    idempotencyKey: string | null;
-  },
+  v: NewBetRow & { placedAt: Date },
   now: Date,
 ): Promise<bigint | null> {
   const res = (await tx.execute(
@@ -61,16 +63,7 @@ export async function insertPredictionIfOpen(
  */
 export async function insertOpenPredictions(
   tx: Tx,
-  bets: ReadonlyArray<{
-    userId: bigint;
-    eventId: string;
-    market: string;
-    outcome: string;
-    oddsMilli: bigint;
-    stake: number;
-    balanceAfter: number;
-    idempotencyKey: string | null;
-  }>,
+  bets: ReadonlyArray<NewBetRow & { balanceAfter: number }>,
   now: Date,
 ): Promise<Array<bigint | null>> {
   if (bets.length === 0) return [];
