@@ -5,7 +5,6 @@
  */
 
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
-import { checksumWallet } from "../users/presenters.js";
 import { findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import type { LiveLadder } from "./live-ladder.js";
@@ -94,7 +93,7 @@ async function finalizedPage(standings: Standings, frame: PageFrame): Promise<La
       rank: r.rank,
       userId: r.userId,
       displayName: r.displayName,
-      wallet: checksumWallet(r.wallet),
+      wallet: r.wallet,
       competitiveSp: r.sp,
       withinCutoff: r.withinCutoff,
       prizeMicro: r.prizeMicro,

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { intArray, type Queryable, rows, type Tx } from "../db/client.js";
-import { findDisplayInfo } from "../users/users.js";
+import { findLadderDisplay } from "../users/users.js";
 import type { EligibleVia } from "./eligibility.js";
 import type { Ladder, RankedEntry } from "./ranking.js";
 import type { WeekResult } from "./week-result.js";
@@ -22,6 +22,7 @@ export interface SnapshotRow {
   userId: string;
   sp: number;
   displayName: string;
+  /** EIP-55 checksummed, as every ladder row shows it. */
   wallet: string | null;
   position: number;
   rank: number;
@@ -187,9 +188,9 @@ interface RawSnapshotRow {
   prize_micro: string | null;
 }
 
-/** The snapshot rows with each player's display name and wallet (read through the users capability). */
+/** The snapshot rows with each player's display name and wallet (read through the users capability, as live rows). */
 async function toSnapshotRows(q: Queryable, raws: RawSnapshotRow[]): Promise<SnapshotRow[]> {
-  const display = await findDisplayInfo(
+  const display = await findLadderDisplay(
     q,
     raws.map((r) => r.user_id),
   );

@@ -77,13 +77,11 @@ const EVENT_BETS_LOCK = 0x62657473; // "bets"
  * reads a new snapshot, so the read after the lock sees a settlement that committed before the lock was granted.
  */
 export async function lockEventForBet(tx: Tx, id: string): Promise<EventRow | null> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${EVENT_BETS_LOCK}, hashtext(${id}))`);
-  const [row] = await tx.select().from(events).where(eq(events.id, id));
-  return row ?? null;
+  return (await lockEventsForBets(tx, [id])).get(id) ?? null;
 }
 
 /**
- * `lockEventForBet` for the bets of one group commit (several events at once): the bet locks of `ids` shared, taken
+ * `lockEventForBet` for the bets of a group commit (several events at once): the bet locks of `ids` shared, taken
  * in id order in one statement (two groups cannot deadlock), then the events read in the next statement (after the
  * locks are held, so a settlement that committed before is seen). The events found, by id.
  */

@@ -137,7 +137,7 @@ export async function appendOpeningCredits(tx: Tx, userIds: bigint[], amount: nu
     tx,
     sql`with ins as (
           insert into credits_ledger (user_id, reason, amount, external_id)
-          select id, 'WELCOME', ${amount}, 'welcome:' || id from unnest(${`{${ids.join(",")}}`}::bigint[]) as t(id)
+          select id, 'WELCOME', ${amount}, 'welcome:' || id from unnest(${intArray(ids, "bigint")}) as t(id)
           order by id
           on conflict (external_id) do nothing
           returning 1

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
-import { lockEventAgainstBets, lockEventForBet } from "../events/events.js";
-import { insertPredictionIfOpen } from "./predictions.repository.js";
+import { lockEventAgainstBets, lockEventsForBets } from "../events/events.js";
+import { insertOpenPredictions } from "./predictions.repository.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 
@@ -70,20 +70,22 @@ describe("a bet and the settlement of its event", () => {
     });
     // A bet stopped between its insert and its commit: the instant a settlement must not miss it.
     const betTx = t.database.db.transaction(async (tx) => {
-      const event = await lockEventForBet(tx, "race-inflight");
+      const event = (await lockEventsForBets(tx, ["race-inflight"])).get("race-inflight");
       expect(event?.status).toBe("scheduled");
-      const id = await insertPredictionIfOpen(
+      const [id] = await insertOpenPredictions(
         tx,
-        {
-          userId: BigInt(p.userId),
-          eventId: "race-inflight",
-          market: "1x2",
-          outcome: "home",
-          oddsMilli: 2150n,
-          stake: 10,
-          placedAt: NOW,
-          idempotencyKey: null,
-        },
+        [
+          {
+            userId: BigInt(p.userId),
+            eventId: "race-inflight",
+            market: "1x2",
+            outcome: "home",
+            oddsMilli: 2150n,
+            stake: 10,
+            balanceAfter: 990,
+            idempotencyKey: null,
+          },
+        ],
         NOW,
       );
       expect(id).not.toBeNull();

@@ -18,52 +18,25 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
   return row ?? null;
 }
 
-/** What a credits bet stores of its prediction (besides what the insert derives). */
-export interface NewBetRow {
-  userId: bigint;
-  eventId: string;
-  market: string;
-  outcome: string;
-  oddsMilli: bigint;
-  stake: number;
-  idempotencyKey: string | null;
-}
-
 /**
- * Inserts an open version-1 prediction only while its event is open for bets (`eventOpenForBets`): one
- * INSERT … SELECT from the event row, so the window check and the insert are one statement. Its id, or null when
- * the event is not open or the idempotency key was used (the caller tells which). Called under the event's bet
- * lock (lockEventForBet).
- */
-export async function insertPredictionIfOpen(
-  tx: Tx,
-  v: NewBetRow & { placedAt: Date },
-  now: Date,
-): Promise<bigint | null> {
-  const res = (await tx.execute(
-    sql`insert into predictions
-          (user_id, version, event_id, market, outcome, odds_milli, stake, status, placed_at, idempotency_key)
-        select ${v.userId}, 1, ${events.id}, ${v.market}, ${v.outcome}, ${v.oddsMilli}, ${v.stake}, 'open',
-               ${v.placedAt}, ${v.idempotencyKey}
-        from ${events} where ${eventOpenForBets(v.eventId, now)}
-        on conflict do nothing
-        returning id`,
-  )) as unknown as { rows: Array<{ id: string | number | bigint }> };
-  const row = res.rows[0];
-  if (!row) return null;
-  betsTotal.inc({ version: "1", status: "open" });
-  return BigInt(row.id);
-}
-
-/**
- * `insertPredictionIfOpen` for a group of bets in one statement: each row is inserted only while its event is open
- * (`eventOpenForBets`, from the event row, in the same statement), with its balance after the stake. Each row's id
+ * Inserts open version-1 predictions (one bet, or a group commit's) in one statement: each row only while its event
+ * is open (`eventOpenForBets`, from the event row, in the same statement: the window check and the insert are one
+ * statement), with its balance after the stake. Each row's id
  * is drawn first, so the answer maps to the input exactly: per input, in order, its id or null (event not open,
  * or idempotency key already used). Called under the events' bet locks (lockEventsForBets).
  */
 export async function insertOpenPredictions(
   tx: Tx,
-  bets: ReadonlyArray<NewBetRow & { balanceAfter: number }>,
+  bets: ReadonlyArray<{
+    userId: bigint;
+    eventId: string;
+    market: string;
+    outcome: string;
+    oddsMilli: bigint;
+    stake: number;
+    balanceAfter: number;
+    idempotencyKey: string | null;
+  }>,
   now: Date,
 ): Promise<Array<bigint | null>> {
   if (bets.length === 0) return [];

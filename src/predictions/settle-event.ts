@@ -107,27 +107,18 @@ export async function settlePredictions(
   const awards: NewSpEntry[] = [];
   const closesAt = bettingClosesAt(event);
   for (const p of open) {
-    const late = lateChainBet(p, closesAt);
-    if (late) {
-      settled.push({ id: p.id, status: "rejected", payout: null, payoutMicro: null, rejection: late });
-      continue;
-    }
-    const status = settledStatus(p, result);
-    const v1 = p.version === 1;
-    const sp = v1
-      ? creditsPredictionSp(p.stake!, p.oddsMilli, status)
-      : usdcPredictionSp(p.stakeMicro!, p.oddsMilli, deps.spPerUsdc, status);
-    const values: SettledValues = {
-      id: p.id,
-      status,
-      payout: v1 ? creditsPayout(p.stake!, p.oddsMilli, status) : null,
-      payoutMicro: v1 ? null : usdcPayout(p.stakeMicro!, p.oddsMilli, status),
-    };
-    settled.push(values);
+    // A row is a kind of its own: the same rules as the set-based settle (`settleKind`).
+    const { settled: values, sp } = settleKind(
+      deps,
+      { ...p, lateAt: p.placedAt, lateKey: null },
+      result,
+      closesAt,
+    );
+    settled.push({ id: p.id, ...values });
     if (sp > 0) {
       awards.push({
         userId: p.userId,
-        type: v1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION",
+        type: spTypeOf(p.version, event),
         amount: sp,
         eventId: event.id,
         externalId: `prediction:${p.id}`,
@@ -142,7 +133,16 @@ export async function settlePredictions(
   }
 }
 
-/** What the rules make of one kind of prediction (see `settlePredictions`, which applies the same to each row). */
+/** The SP ledger type of a won prediction of `version` on `event`. */
+function spTypeOf(version: number, event: Pick<EventRow, "warmup">): NewSpEntry["type"] {
+  return version === 1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION";
+}
+
+/**
+ * What the rules make of one kind of prediction (`lateAt`: when a chain bet of the kind was placed, for the
+ * late-bet rejection): its settled status, payout or rejection, and the SP it earns. `settlePredictions` applies it
+ * to each row, the set-based settle to each kind.
+ */
 function settleKind(
   deps: Pick<SettleDeps, "spPerUsdc">,
   kind: PredictionKind,
@@ -190,8 +190,6 @@ async function settleOpenPredictions(
     kinds.map((k) => settleKind(deps, k, result, closesAt)),
     now,
   );
-  const type = (version: number) =>
-    version === 1 ? (event.warmup ? "WARMUP_PREDICTION" : "PREDICTION") : "ONCHAIN_PREDICTION";
   await appendSpEntries(
     tx,
     deps.season,
@@ -199,7 +197,7 @@ async function settleOpenPredictions(
       .filter((s) => s.sp > 0)
       .map((s) => ({
         userId: s.userId,
-        type: type(s.version),
+        type: spTypeOf(s.version, event),
         amount: s.sp,
         eventId: event.id,
         externalId: `prediction:${s.id}`,
