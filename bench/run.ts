@@ -109,6 +109,8 @@ interface EngineResult {
   mixedIngestRowsPerSec: number;
   finalizeSec: number;
   peakRssMb: number;
+  /** The service's memory when each phase ends, by the phase that follows (noteMemory). */
+  memoryMb?: Record<string, { rss: number; peak: number; heapUsed: number; external: number }>;
   ranksExactLive: boolean;
   ranksExact: boolean;
   failures: number;
@@ -166,6 +168,7 @@ async function runEngine(engine: "pglite" | "postgres"): Promise<EngineResult> {
   const run = await prepare(engine, scratch?.url ?? null, dataDir);
   try {
     await startService(run, "reads");
+    await noteMemory(run, "reads");
     await measureReads(run);
     await nextPhase(run, "ingest");
     await measureIngest(run);
@@ -250,6 +253,7 @@ async function startService(run: Run, phase: string): Promise<void> {
  * that phase only; the peak RSS is the largest of them.
  */
 async function nextPhase(run: Run, phase: string): Promise<void> {
+  await noteMemory(run, phase);
   if (!profileRoot) return;
   run.result.peakRssMb = Math.max(run.result.peakRssMb ?? 0, peakRss(run.server));
   await stopServer(run.server);
@@ -577,6 +581,7 @@ async function checkLive(run: Run): Promise<void> {
  * in SQL, restarts the service and checks it against the re-derived reference.
  */
 async function restartAndCheck(run: Run): Promise<void> {
+  await noteMemory(run, "restart");
   run.result.peakRssMb = Math.max(run.result.peakRssMb ?? 0, peakRss(run.server));
   await stopServer(run.server);
   const db = await openDatabase({
@@ -635,6 +640,7 @@ async function finalizeAndCheck(run: Run): Promise<void> {
   let bad = finalized.data.qualification.participants !== sortLadder(run.tracked).length ? 1 : 0;
   bad += await checkService(run.base, run.tracked, [], "finalized snapshot");
   run.result.ranksExact = run.result.ranksExact! && bad === 0;
+  await noteMemory(run, "end");
   run.result.peakRssMb = Math.max(run.result.peakRssMb!, peakRss(run.server));
 }
 
@@ -644,6 +650,30 @@ async function setClock(base: string, now: string): Promise<void> {
     headers: ADMIN_HEADERS,
     body: JSON.stringify({ now }),
   });
+}
+
+/**
+ * The service's memory when a phase ends, logged and kept in the result (`memoryMb`, by the phase that follows):
+ * resident now and at its peak so far (/proc), the V8 heap in use and the memory outside it (buffers, PGlite's
+ * WebAssembly memory) from GET /metrics. Shows which phase a peak above the target comes from.
+ */
+async function noteMemory(run: Run, before: string): Promise<void> {
+  const status = readFileSync(`/proc/${run.server.pid}/status`, "utf8");
+  const kb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  const metrics = await (await fetch(`${run.base}/metrics`)).text();
+  const mb = (name: string) =>
+    Math.round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1] ?? 0) / 2 ** 20);
+  const note = {
+    rss: kb("VmRSS"),
+    peak: kb("VmHWM"),
+    heapUsed: mb("nodejs_heap_size_used_bytes"),
+    external: mb("nodejs_external_memory_bytes"),
+  };
+  run.result.memoryMb = { ...run.result.memoryMb, [before]: note };
+  log(
+    `  memory before ${before}: RSS ${note.rss} MB (peak ${note.peak}), heap ${note.heapUsed} MB, external ${note.external} MB`,
+  );
 }
 
 /** Peak resident memory of a process so far (VmHWM), in MB. */

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/db.js";
-import { type Database, rows } from "../db/client.js";
+import { type Database, rows, textArray } from "../db/client.js";
 import { backfillWalletChecksums } from "./backfill-wallet-checksums.js";
 import {
   findLadderDisplay,
@@ -69,4 +69,20 @@ it("back-fills rows stored without a checksum; until then a read computes it", a
   expect(await backfillWalletChecksums(database.db)).toBe(1);
   expect(await stored(row!.id)).toBe(D_SUM);
   expect(await backfillWalletChecksums(database.db)).toBe(0);
+});
+
+it("walks past each batch: every row of several batches is back-filled once", async () => {
+  const wallets = [A, B, C, D].map((w) => w.replace("0x", "0x1").slice(0, 42));
+  await database.db.execute(
+    sql`insert into users (wallet, display_name, referral_code)
+        select w, 'b' || i, 'CHKBATCH' || i from unnest(${textArray(wallets)}) with ordinality as t(w, i)`,
+  );
+  // Batches of 3: four rows take two batches and a last, empty read.
+  expect(await backfillWalletChecksums(database.db, 3)).toBe(4);
+  const left = await rows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from users where wallet is not null and wallet_checksum is null`,
+  );
+  expect(left[0]!.n).toBe(0);
+  expect(await backfillWalletChecksums(database.db, 3)).toBe(0);
 });
