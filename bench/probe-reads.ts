@@ -135,8 +135,11 @@ async function measure(name: string, base: string, pid: number, request: object)
   const r = await load(name, { url: base, requests: [request as never] }, { seconds, warmupSec: 0 });
   const used = cpuMs(pid) - before;
   const n = r.requests.total;
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
   log(
-    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests)`,
+    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );
 }
 

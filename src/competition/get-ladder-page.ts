@@ -5,11 +5,10 @@
  */
 
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
-import { findLadderDisplay } from "../users/users.js";
+import { findLadderDisplay, ladderDisplayAfter, ladderDisplayExtent } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
-import type { LiveLadder } from "./live-ladder.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import { PREFETCH_MAX_LADDER } from "./rank-cache/display-cache.js";
+import type { DisplaySource } from "./rank-cache/display-cache.js";
 import {
   CUTOFFS,
   competitionRank,
@@ -120,23 +119,7 @@ async function liveQualificationPage(
     firstRank,
   );
   const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
-  const around = () => neighboursOf(deps, ladder, total);
-  return {
-    ...frame,
-    total,
-    cutoffSp: line,
-    rows: await ladderRows(deps, entries, cutoffRank, () => null, around),
-  };
-}
-
-/**
- * Every ranked user of the ladder when the rank cache serves it and it fits the display cache: loaded with the
- * first page that misses display data, so that later pages anywhere on the ladder are built from memory (one
- * query per ladder instead of one per page; a ladder too large to fit gets none).
- */
-async function neighboursOf(deps: CompetitionDeps, ladder: LiveLadder, total: number): Promise<string[]> {
-  if (!deps.cache || total > PREFETCH_MAX_LADDER) return [];
-  return (await ladder.page(0, total)).map((e) => e.userId);
+  return { ...frame, total, cutoffSp: line, rows: await ladderRows(deps, entries, cutoffRank, () => null) };
 }
 
 async function liveChampionsPage(
@@ -161,12 +144,10 @@ async function ladderRows(
   entries: RankedEntry[],
   cutoffRank: number,
   prizeOf: (e: RankedEntry) => bigint | null,
-  neighbours?: () => Promise<string[]>,
 ): Promise<LadderRow[]> {
   const users = await displayInfo(
     deps,
     entries.map((e) => e.userId),
-    neighbours,
   );
   return entries.map((e) => {
     const u = users.get(e.userId)!;
@@ -183,11 +164,15 @@ async function ladderRows(
 }
 
 /**
- * Display data (name, checksummed wallet as stored) of ladder users: remembered by the rank cache when it is on
- * (with the `neighbours` when any is missing), else one query.
+ * Display data (name, checksummed wallet as stored) of ladder users: from the rank cache's memory when it is on
+ * (a store of every user, loaded once), else one query.
  */
-function displayInfo(deps: CompetitionDeps, userIds: string[], neighbours?: () => Promise<string[]>) {
-  return deps.cache
-    ? deps.cache.displayOf(userIds, (missing) => findLadderDisplay(deps.db, missing), neighbours)
-    : findLadderDisplay(deps.db, userIds);
+function displayInfo(deps: CompetitionDeps, userIds: string[]) {
+  if (!deps.cache) return findLadderDisplay(deps.db, userIds);
+  const source: DisplaySource = {
+    of: (ids) => findLadderDisplay(deps.db, ids),
+    after: (afterId, limit) => ladderDisplayAfter(deps.db, afterId, limit),
+    extent: () => ladderDisplayExtent(deps.db),
+  };
+  return deps.cache.displayOf(userIds, source);
 }

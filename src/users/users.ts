@@ -180,6 +180,41 @@ export async function findLadderDisplay(
 }
 
 /**
+ * Every user's display data in id order, `limit` users after `afterId` (keyset: each page starts where the last
+ * ended), for a store of the whole table (competition/rank-cache/display-store.ts).
+ */
+export async function ladderDisplayAfter(
+  q: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<Array<{ id: number; displayName: string; wallet: string | null }>> {
+  const found = await rows<{
+    id: string;
+    display_name: string;
+    wallet: string | null;
+    checksum: string | null;
+  }>(
+    q,
+    sql`select id::text as id, display_name, wallet, wallet_checksum as checksum from users
+        where id > ${afterId}::bigint order by id limit ${limit}`,
+  );
+  return found.map((r) => ({
+    id: Number(r.id),
+    displayName: r.display_name,
+    wallet: r.checksum ?? checksumWallet(r.wallet),
+  }));
+}
+
+/** How many users there are and the UTF-8 bytes of their display names: the size of a store of them all. */
+export async function ladderDisplayExtent(q: Queryable): Promise<{ users: number; nameBytes: number }> {
+  const [r] = await rows<{ users: string; name_bytes: string }>(
+    q,
+    sql`select count(*)::text as users, coalesce(sum(octet_length(display_name)), 0)::text as name_bytes from users`,
+  );
+  return { users: Number(r!.users), nameBytes: Number(r!.name_bytes) };
+}
+
+/**
  * Creates the users of `walletsLower` (unknown wallets, sorted: concurrent batches lock the unique wallet index in
  * one order) in one INSERT … ON CONFLICT DO NOTHING, each with its display name and a fresh referral code. Returns
  * the ids of the users this call created, by wallet; a wallet created meanwhile by someone else (or whose random

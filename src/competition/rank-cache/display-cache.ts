@@ -1,48 +1,69 @@
 /**
- * What ladder rows show of a user (display name, checksummed wallet), kept in memory: the missing ones are loaded
- * in one query, and an entry is forgotten when the change feed reports that profile changed. At most
- * MAX_DISPLAY_ENTRIES: beyond, it starts over rather than track recency (hot pages refill in one query).
+ * What ladder rows show of a user (display name, checksummed wallet), kept in memory so that a ladder page is
+ * built without a query:
  *
- * A caller may give `neighbours`, asked for only on a miss, to load with the missing ones (the users around a
- * ladder page): one query then
- * fills the cache for the next pages too. A page built from memory costs microseconds, a query for its rows on the
- * embedded database ≈ 1–2 ms of the one thread (and a keccak per wallet to checksum it): measured in
- * docs/performance.md, "Round three, reads".
+ * - **the store** (display-store.ts): every user of the table, packed (≈ 65 bytes a user), loaded once in keyset
+ *   pages of LOAD_PAGE users when a page first misses display data (that page, and any arriving meanwhile, wait
+ *   for it, as they wait for a week's rank load). A table above `maxStoredUsers` gets no store.
+ * - **the entries**: users loaded one page at a time, in one query for a page's missing users: those created
+ *   after the store's load, those whose profile changed since, all of them when there is no store. At most
+ *   MAX_ENTRIES: beyond, they start over rather than track recency (hot pages refill in one query).
+ *
+ * A profile change reported by the change feed (`forget`) drops the user's entry and marks it stale in the store;
+ * one reported while the store loads is marked once the load ends (the page holding that user may have been read
+ * before the change committed). Measured in docs/performance.md ("Round three, the display store").
  */
-const MAX_DISPLAY_ENTRIES = 200_000;
-/** Ladders up to this size are loaded whole with a page's missing rows (≈ 25 MB at this size). */
-export const PREFETCH_MAX_LADDER = MAX_DISPLAY_ENTRIES / 2;
+import { DisplayStore } from "./display-store.js";
+
+const MAX_ENTRIES = 100_000;
+/** Users read per query while loading the store. */
+const LOAD_PAGE = 20_000;
+/** Above this many users (≈ 130 MB of store), the store is not loaded: pages query their missing users. */
+export const MAX_STORED_USERS = 2_000_000;
+/** After a failed load, the next attempt waits this long (pages query their users meanwhile). */
+const RETRY_MS = 60_000;
 
 export interface DisplayInfo {
   displayName: string;
   wallet: string | null;
 }
 
+/** Where display data comes from (the users capability's queries). */
+export interface DisplaySource {
+  /** The display data of `ids`, in one query. */
+  of(ids: string[]): Promise<Map<string, DisplayInfo>>;
+  /** Up to `limit` users after `afterId`, in id order. */
+  after(afterId: number, limit: number): Promise<Array<{ id: number } & DisplayInfo>>;
+  /** The number of users and the bytes of their names. */
+  extent(): Promise<{ users: number; nameBytes: number }>;
+}
+
 export class DisplayCache {
   private readonly entries = new Map<string, DisplayInfo>();
+  private store: DisplayStore | null = null;
+  private storeLoad: Promise<void> | null = null;
+  private failedAt = Number.NEGATIVE_INFINITY;
+  /** Users forgotten while the store loads (null when no load runs). */
+  private forgottenWhileLoading: string[] | null = null;
 
-  async displayOf(
-    ids: string[],
-    load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
-    neighbours?: () => Promise<readonly string[]>,
-  ): Promise<Map<string, DisplayInfo>> {
-    // Taken before any await: an entry another request forgets or clears meanwhile (the cache full) still serves
+  constructor(private readonly maxStoredUsers = MAX_STORED_USERS) {}
+
+  async displayOf(ids: string[], source: DisplaySource): Promise<Map<string, DisplayInfo>> {
+    // Taken before any await: an entry another request forgets or clears meanwhile (the entries full) still serves
     // this page, as it was when the page's read began.
     const held = new Map<string, DisplayInfo>();
-    for (const id of ids) {
-      const d = this.entries.get(id);
+    const hold = (id: string) => {
+      const d = this.entries.get(id) ?? this.store?.get(Number(id));
       if (d) held.set(id, d);
-    }
+    };
+    ids.forEach(hold);
+    if (held.size < ids.length && !this.store && (await this.storeLoaded(source)))
+      for (const id of ids) if (!held.has(id)) hold(id);
     const missing = ids.filter((id) => !held.has(id));
     let loaded = new Map<string, DisplayInfo>();
     if (missing.length > 0) {
-      const asked = new Set(missing);
-      // Only when the cache is cold for these users (most of them missing): a few users new to a warm ladder are
-      // loaded alone, without walking the ladder.
-      if (neighbours && 2 * missing.length > ids.length)
-        for (const id of await neighbours()) if (!this.entries.has(id)) asked.add(id);
-      loaded = await load([...asked]);
-      if (this.entries.size + loaded.size > MAX_DISPLAY_ENTRIES) this.entries.clear();
+      loaded = await source.of(missing);
+      if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
       for (const [id, d] of loaded) this.entries.set(id, d);
     }
     return new Map(
@@ -55,6 +76,45 @@ export class DisplayCache {
 
   /** The profiles of `ids` changed: load them again when next shown. */
   forget(ids: Iterable<string>): void {
-    for (const id of ids) this.entries.delete(id);
+    for (const id of ids) {
+      this.entries.delete(id);
+      this.store?.markStale(Number(id));
+      this.forgottenWhileLoading?.push(id);
+    }
+  }
+
+  /** Waits for the store's load (started on first call, shared); false when there is no store to read. */
+  private async storeLoaded(source: DisplaySource): Promise<boolean> {
+    if (!this.storeLoad) {
+      if (performance.now() - this.failedAt < RETRY_MS) return false;
+      this.storeLoad = this.loadStore(source).catch(() => {
+        this.forgottenWhileLoading = null;
+        this.failedAt = performance.now();
+        this.storeLoad = null;
+      });
+    }
+    await this.storeLoad;
+    return this.store !== null;
+  }
+
+  private async loadStore(source: DisplaySource): Promise<void> {
+    this.forgottenWhileLoading = [];
+    const { users, nameBytes } = await source.extent();
+    if (users > this.maxStoredUsers) {
+      this.forgottenWhileLoading = null;
+      return;
+    }
+    // A little room for the users created while it loads.
+    const store = new DisplayStore(Math.ceil(users * 1.01) + 16, Math.ceil(nameBytes * 1.01) + 256);
+    let after = 0;
+    for (;;) {
+      const page = await source.after(after, LOAD_PAGE);
+      store.append(page);
+      if (page.length < LOAD_PAGE) break;
+      after = page[page.length - 1]!.id;
+    }
+    for (const id of this.forgottenWhileLoading) store.markStale(Number(id));
+    this.forgottenWhileLoading = null;
+    this.store = store;
   }
 }

@@ -13,7 +13,7 @@
 import type { Queryable } from "../../db/client.js";
 import type { LiveLadder } from "../live-ladder.js";
 import { DerivedMemo } from "./derived-memo.js";
-import { DisplayCache, type DisplayInfo } from "./display-cache.js";
+import { DisplayCache, type DisplayInfo, type DisplaySource } from "./display-cache.js";
 import { ImmutableMemo } from "./immutable-memo.js";
 import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
 import { cachedLadder } from "./rank-index.js";
@@ -91,15 +91,11 @@ export class RankCache {
   }
 
   /**
-   * Display data of users (as of the last sync): from memory, the missing ones loaded in one query, with the
-   * `neighbours` (asked for only then) not in memory yet.
+   * Display data of users (as of the last sync): from memory (display-cache.ts: a store of every user, loaded
+   * once, and the users loaded since), the missing ones in one query of `source`.
    */
-  displayOf(
-    ids: string[],
-    load: (missing: string[]) => Promise<Map<string, DisplayInfo>>,
-    neighbours?: () => Promise<readonly string[]>,
-  ): Promise<Map<string, DisplayInfo>> {
-    return this.display.displayOf(ids, load, neighbours);
+  displayOf(ids: string[], source: DisplaySource): Promise<Map<string, DisplayInfo>> {
+    return this.display.displayOf(ids, source);
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
