@@ -45,7 +45,7 @@ const overrides = Object.fromEntries(
   args
     .set!.split(",")
     .filter(Boolean)
-    .map((kv) => kv.split("=", 2) as [string, string]),
+    .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)] as [string, string]),
 );
 
 /** CPU time (user + system) of a process so far, in ms. */

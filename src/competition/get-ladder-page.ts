@@ -5,7 +5,7 @@
  */
 
 import { currentWeek, isChampionsEnabled } from "../shared/season.js";
-import { findLadderDisplay, ladderDisplayAfter, ladderDisplayExtent } from "../users/users.js";
+import { displayExtent, displayRowsInPages, findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
 import type { DisplaySource } from "./rank-cache/display-cache.js";
@@ -171,8 +171,8 @@ function displayInfo(deps: CompetitionDeps, userIds: string[]) {
   if (!deps.cache) return findLadderDisplay(deps.db, userIds);
   const source: DisplaySource = {
     of: (ids) => findLadderDisplay(deps.db, ids),
-    after: (afterId, limit) => ladderDisplayAfter(deps.db, afterId, limit),
-    extent: () => ladderDisplayExtent(deps.db),
+    inPages: (fromPage, toPage) => displayRowsInPages(deps.db, fromPage, toPage),
+    extent: () => displayExtent(deps.db),
   };
   return deps.cache.displayOf(userIds, source);
 }

@@ -21,7 +21,7 @@ export async function backfillWalletChecksums(q: Queryable, batchSize = BATCH): 
       q,
       sql`select id::text as id, wallet from users
           where id > ${after}::bigint and wallet is not null and wallet_checksum is null
-          order by id limit ${batchSize}`,
+          order by users.id limit ${batchSize}`,
     );
     if (batch.length === 0) return done;
     after = batch[batch.length - 1]!.id;

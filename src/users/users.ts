@@ -180,13 +180,16 @@ export async function findLadderDisplay(
 }
 
 /**
- * Every user's display data in id order, `limit` users after `afterId` (keyset: each page starts where the last
- * ended), for a store of the whole table (competition/rank-cache/display-store.ts).
+ * The display data of the users stored in table pages [`fromPage`, `toPage`) (to the end when `toPage` is null),
+ * in storage order: a range of the heap read sequentially (a TID range scan), for a store of the whole table
+ * (competition/rank-cache/display-store.ts). Reading a million users in id order instead visits the heap at random
+ * (rows move when updated): 1.9 s for 20,000 of them on the bench's table, against 2.9 s for all of them in one
+ * sequential pass. A row updated while such a walk runs may be met twice or not at all.
  */
-export async function ladderDisplayAfter(
+export async function displayRowsInPages(
   q: Queryable,
-  afterId: number,
-  limit: number,
+  fromPage: number,
+  toPage: number | null,
 ): Promise<Array<{ id: number; displayName: string; wallet: string | null }>> {
   const found = await rows<{
     id: string;
@@ -196,7 +199,8 @@ export async function ladderDisplayAfter(
   }>(
     q,
     sql`select id::text as id, display_name, wallet, wallet_checksum as checksum from users
-        where id > ${afterId}::bigint order by id limit ${limit}`,
+        where ctid >= ${`(${fromPage},0)`}::tid
+          ${toPage === null ? sql`` : sql`and ctid < ${`(${toPage},0)`}::tid`}`,
   );
   return found.map((r) => ({
     id: Number(r.id),
@@ -205,13 +209,18 @@ export async function ladderDisplayAfter(
   }));
 }
 
-/** How many users there are and the UTF-8 bytes of their display names: the size of a store of them all. */
-export async function ladderDisplayExtent(q: Queryable): Promise<{ users: number; nameBytes: number }> {
-  const [r] = await rows<{ users: string; name_bytes: string }>(
+/**
+ * The size of a store of every user, from the statistics (no scan): about how many users there are (0 before the
+ * table was first analysed) and how many pages the table has.
+ */
+export async function displayExtent(q: Queryable): Promise<{ users: number; pages: number }> {
+  const [r] = await rows<{ users: string; pages: string }>(
     q,
-    sql`select count(*)::text as users, coalesce(sum(octet_length(display_name)), 0)::text as name_bytes from users`,
+    sql`select greatest(reltuples, 0)::bigint::text as users,
+               (pg_relation_size('users') / current_setting('block_size')::int)::text as pages
+        from pg_class where oid = 'users'::regclass`,
   );
-  return { users: Number(r!.users), nameBytes: Number(r!.name_bytes) };
+  return { users: Number(r!.users), pages: Number(r!.pages) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { createTestDatabase } from "../../test/db.js";
 import { type Database, rows, textArray } from "../db/client.js";
 import { backfillWalletChecksums } from "./backfill-wallet-checksums.js";
 import {
+  displayRowsInPages,
   findLadderDisplay,
   findOrCreateOidcUser,
   findOrCreateWalletUser,
@@ -85,4 +86,34 @@ it("walks past each batch: every row of several batches is back-filled once", as
   );
   expect(left[0]!.n).toBe(0);
   expect(await backfillWalletChecksums(database.db, 3)).toBe(0);
+});
+
+it("walks users in the order of their ids as numbers, not as text (900 before 1000 before 10000)", async () => {
+  // Replays a keyset walk ordered by the `id::text` output column: "1000" < "10000" < "900", so the walk jumped
+  // past 900 and never came back to it.
+  const wallets = [A, B, C].map((w) => w.replace("0x", "0x2").slice(0, 42));
+  await database.db.execute(
+    sql`insert into users (id, wallet, display_name, referral_code) overriding system value
+        select i, w, 'n' || i, 'CHKTEXT' || i from unnest(${textArray(wallets)}, '{900,1000,10000}'::bigint[]) as t(w, i)`,
+  );
+  expect(await backfillWalletChecksums(database.db, 2)).toBe(3);
+});
+
+it("reads every user in table pages, each once: the pages split in two reads give the whole table", async () => {
+  const all = await displayRowsInPages(database.db, 0, null);
+  const ids = all.map((u) => u.id).sort((a, b) => a - b);
+  expect(new Set(ids).size).toBe(ids.length);
+  const count = await rows<{ n: number }>(database.db, sql`select count(*)::int as n from users`);
+  expect(ids).toHaveLength(count[0]!.n);
+  const split = [
+    ...(await displayRowsInPages(database.db, 0, 1)),
+    ...(await displayRowsInPages(database.db, 1, null)),
+  ];
+  expect(split.map((u) => u.id).sort((a, b) => a - b)).toEqual(ids);
+  const shown = all.find((u) => u.id === 900);
+  expect(shown).toEqual({
+    id: 900,
+    displayName: "n900",
+    wallet: expect.stringMatching(/^0x2[0-9a-fA-F]{39}$/),
+  });
 });

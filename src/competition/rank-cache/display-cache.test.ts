@@ -1,5 +1,5 @@
 /**
- * The display cache: a store of every user loaded once (in keyset pages) when a page first misses, the users
+ * The display cache: a store of every user loaded once (table pages in storage order) when a page first misses, the users
  * created or changed since loaded one query per page, and a profile change never shown from memory again.
  */
 import { expect, it } from "vitest";
@@ -7,25 +7,32 @@ import { DisplayCache, type DisplayInfo, type DisplaySource } from "./display-ca
 
 const info = (id: string | number): DisplayInfo => ({ displayName: `P${id}`, wallet: null });
 
-/** A table of users 1..n (names `P<id>`), counting the source's queries; `renamed` users answer a new name. */
+/**
+ * A table of users 1..n (names `P<id>`) stored 100 to a page in an order unlike their ids (the last ids in the
+ * first page, descending), counting the source's queries; `renamed` users answer a new name.
+ */
 function table(n: number, renamed = new Map<string, string>()) {
-  const calls = { of: [] as string[][], after: [] as number[], extent: 0 };
+  const calls = { of: [] as string[][], inPages: [] as Array<[number, number | null]>, extent: 0 };
   const shown = (id: string): DisplayInfo => ({ displayName: renamed.get(id) ?? `P${id}`, wallet: null });
+  const pages = () => Math.ceil(n / 100);
   const source: DisplaySource = {
     of: async (ids) => {
       calls.of.push(ids);
       return new Map(ids.filter((id) => Number(id) <= n).map((id) => [id, shown(id)]));
     },
-    after: async (afterId, limit) => {
-      calls.after.push(afterId);
-      const page = [];
-      for (let id = afterId + 1; id <= Math.min(n, afterId + limit); id++)
-        page.push({ id, ...shown(String(id)) });
-      return page;
+    inPages: async (from, to) => {
+      calls.inPages.push([from, to]);
+      const users = [];
+      for (let page = from; page < Math.min(to ?? pages(), pages()); page++) {
+        const block = pages() - 1 - page;
+        for (let id = Math.min(n, (block + 1) * 100); id > block * 100; id--)
+          users.push({ id, ...shown(String(id)) });
+      }
+      return users;
     },
     extent: async () => {
       calls.extent++;
-      return { users: n, nameBytes: 8 * n };
+      return { users: n, pages: pages() };
     },
   };
   return {
@@ -37,18 +44,47 @@ function table(n: number, renamed = new Map<string, string>()) {
   };
 }
 
-it("loads every user once in pages of 20,000 on the first miss; later pages anywhere need no query", async () => {
+it("loads every user once, 1,024 table pages a read, on the first miss; later pages anywhere need no query", async () => {
   const cache = new DisplayCache();
-  const t = table(45_000);
-  const first = await cache.displayOf(["3", "44999", "2"], t.source);
+  const t = table(250_000);
+  const first = await cache.displayOf(["3", "249999", "102401"], t.source);
   expect([...first]).toEqual([
     ["3", info(3)],
-    ["44999", info(44999)],
-    ["2", info(2)],
+    ["249999", info(249999)],
+    ["102401", info(102401)],
   ]);
-  expect(t.calls).toEqual({ of: [], after: [0, 20_000, 40_000], extent: 1 });
-  await cache.displayOf(["45000", "1", "30000"], t.source);
-  expect(t.calls).toEqual({ of: [], after: [0, 20_000, 40_000], extent: 1 });
+  expect(t.calls).toEqual({
+    of: [],
+    inPages: [
+      [0, 1024],
+      [1024, 2048],
+      [2048, null],
+    ],
+    extent: 1,
+  });
+  await cache.displayOf(["250000", "1", "30000"], t.source);
+  expect(t.calls.of).toEqual([]);
+  expect(t.calls.inPages).toHaveLength(3);
+});
+
+it("a user met twice by the load (its row moved) is shown once; one it missed is loaded by its page", async () => {
+  const cache = new DisplayCache();
+  const t = table(10);
+  const moved: DisplaySource = {
+    ...t.source,
+    inPages: async () => [
+      { id: 5, ...info(5) },
+      { id: 6, ...info(6) },
+      { id: 5, ...info(5) },
+    ],
+  };
+  const page = await cache.displayOf(["5", "7", "6"], moved);
+  expect([...page]).toEqual([
+    ["5", info(5)],
+    ["7", info(7)],
+    ["6", info(6)],
+  ]);
+  expect(t.calls.of).toEqual([["7"]]);
 });
 
 it("loads a user created after the store in one query for the page, then holds it", async () => {
@@ -90,13 +126,13 @@ it("a profile changed while the store loads is read again, though its page was r
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  const after = t.source.after;
+  const inPages = t.source.inPages;
   const slow: DisplaySource = {
     ...t.source,
-    after: async (afterId, limit) => {
-      const page = await after(afterId, limit);
+    inPages: async (from, to) => {
+      const users = await inPages(from, to);
       await gate;
-      return page;
+      return users;
     },
   };
   const first = cache.displayOf(["1"], slow);
@@ -138,7 +174,7 @@ it("keeps no store for a table above its bound: each page queries its missing us
   const t = table(101);
   await cache.displayOf(["1", "2"], t.source);
   await cache.displayOf(["2", "3"], t.source);
-  expect(t.calls).toEqual({ of: [["1", "2"], ["3"]], after: [], extent: 1 });
+  expect(t.calls).toEqual({ of: [["1", "2"], ["3"]], inPages: [], extent: 1 });
 });
 
 it("a failed load leaves the pages to their queries, and is not tried again at once", async () => {
@@ -146,11 +182,11 @@ it("a failed load leaves the pages to their queries, and is not tried again at o
   const t = table(10);
   const failing: DisplaySource = {
     ...t.source,
-    after: async () => {
+    inPages: async () => {
       throw new Error("statement timeout");
     },
   };
   expect((await cache.displayOf(["1"], failing)).get("1")).toEqual(info(1));
   expect((await cache.displayOf(["2"], failing)).get("2")).toEqual(info(2));
-  expect(t.calls).toEqual({ of: [["1"], ["2"]], after: [], extent: 1 });
+  expect(t.calls).toEqual({ of: [["1"], ["2"]], inPages: [], extent: 1 });
 });

@@ -2,9 +2,10 @@
  * What ladder rows show of a user (display name, checksummed wallet), kept in memory so that a ladder page is
  * built without a query:
  *
- * - **the store** (display-store.ts): every user of the table, packed (≈ 65 bytes a user), loaded once in keyset
- *   pages of LOAD_PAGE users when a page first misses display data (that page, and any arriving meanwhile, wait
- *   for it, as they wait for a week's rank load). A table above `maxStoredUsers` gets no store.
+ * - **the store** (display-store.ts): every user of the table, packed (≈ 65 bytes a user), loaded once when a page
+ *   first misses display data, reading the table in storage order LOAD_PAGES pages at a time (that page, and any
+ *   arriving meanwhile, wait for it, as they wait for a week's rank load). A table above `maxStoredUsers` gets no
+ *   store. A user the load missed (its row moved meanwhile) is loaded as one created after it.
  * - **the entries**: users loaded one page at a time, in one query for a page's missing users: those created
  *   after the store's load, those whose profile changed since, all of them when there is no store. At most
  *   MAX_ENTRIES: beyond, they start over rather than track recency (hot pages refill in one query).
@@ -16,8 +17,8 @@
 import { DisplayStore } from "./display-store.js";
 
 const MAX_ENTRIES = 100_000;
-/** Users read per query while loading the store. */
-const LOAD_PAGE = 20_000;
+/** Table pages (8 kB) read per query while loading the store: ≈ 60,000 users when the table is dense. */
+const LOAD_PAGES = 1024;
 /** Above this many users (≈ 130 MB of store), the store is not loaded: pages query their missing users. */
 export const MAX_STORED_USERS = 2_000_000;
 /** After a failed load, the next attempt waits this long (pages query their users meanwhile). */
@@ -32,10 +33,10 @@ export interface DisplayInfo {
 export interface DisplaySource {
   /** The display data of `ids`, in one query. */
   of(ids: string[]): Promise<Map<string, DisplayInfo>>;
-  /** Up to `limit` users after `afterId`, in id order. */
-  after(afterId: number, limit: number): Promise<Array<{ id: number } & DisplayInfo>>;
-  /** The number of users and the bytes of their names. */
-  extent(): Promise<{ users: number; nameBytes: number }>;
+  /** The users stored in table pages [fromPage, toPage) (to the end when toPage is null), in any order. */
+  inPages(fromPage: number, toPage: number | null): Promise<Array<{ id: number } & DisplayInfo>>;
+  /** About how many users there are, and the table's pages. */
+  extent(): Promise<{ users: number; pages: number }>;
 }
 
 export class DisplayCache {
@@ -99,20 +100,20 @@ export class DisplayCache {
 
   private async loadStore(source: DisplaySource): Promise<void> {
     this.forgottenWhileLoading = [];
-    const { users, nameBytes } = await source.extent();
+    const { users, pages } = await source.extent();
     if (users > this.maxStoredUsers) {
       this.forgottenWhileLoading = null;
       return;
     }
-    // A little room for the users created while it loads.
-    const store = new DisplayStore(Math.ceil(users * 1.01) + 16, Math.ceil(nameBytes * 1.01) + 256);
-    let after = 0;
-    for (;;) {
-      const page = await source.after(after, LOAD_PAGE);
-      store.append(page);
-      if (page.length < LOAD_PAGE) break;
-      after = page[page.length - 1]!.id;
+    // A little room for the users created while it loads; names of ≈ 16 bytes (the store grows when it must).
+    const store = new DisplayStore(Math.ceil(users * 1.01) + 16, 16 * users + 256);
+    for (let from = 0; ; from += LOAD_PAGES) {
+      // The last read runs to the end: pages added while it loads are read too.
+      const last = from + LOAD_PAGES >= pages;
+      store.append(await source.inPages(from, last ? null : from + LOAD_PAGES));
+      if (last) break;
     }
+    store.seal();
     for (const id of this.forgottenWhileLoading) store.markStale(Number(id));
     this.forgottenWhileLoading = null;
     this.store = store;

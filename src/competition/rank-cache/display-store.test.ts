@@ -1,16 +1,18 @@
-/** The packed display store: what goes in comes out, by id, past its first size, stale entries refused. */
+/** The packed display store: what goes in (any order) comes out by id once sealed, past its first size; stale refused. */
 import { expect, it } from "vitest";
 import { DisplayStore } from "./display-store.js";
 
 const WALLET = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
-it("returns each user's name (any UTF-8) and wallet, null wallets included, by binary search", () => {
+it("returns each user's name (any UTF-8) and wallet, null wallets included, appended in any order", () => {
   const store = new DisplayStore(3, 10);
   store.append([
+    { id: 9, displayName: "", wallet: WALLET },
     { id: 2, displayName: "Ana", wallet: WALLET },
     { id: 5, displayName: "Zoë 🏆", wallet: null },
-    { id: 9, displayName: "", wallet: WALLET },
   ]);
+  expect(store.get(2)).toBeUndefined();
+  store.seal();
   expect(store.get(2)).toEqual({ displayName: "Ana", wallet: WALLET });
   expect(store.get(5)).toEqual({ displayName: "Zoë 🏆", wallet: null });
   expect(store.get(9)).toEqual({ displayName: "", wallet: WALLET });
@@ -18,19 +20,27 @@ it("returns each user's name (any UTF-8) and wallet, null wallets included, by b
   expect(store.size).toBe(3);
 });
 
-it("grows past the size it was made for, and skips a user at or below the last id", () => {
+it("grows past the size it was made for; ids as numbers (9 before 10), up to 2^32 − 1", () => {
   const store = new DisplayStore(1, 1);
   const users = Array.from({ length: 100 }, (_, i) => ({
     id: 10 + 2 * i,
     displayName: `Player ${i}`,
     wallet: null,
   }));
-  store.append(users.slice(0, 60));
   store.append(users.slice(50));
-  expect(store.size).toBe(100);
+  store.append(users.slice(0, 50));
+  store.append([
+    { id: 9, displayName: "nine", wallet: null },
+    { id: 2 ** 32 - 1, displayName: "last", wallet: null },
+    { id: 2 ** 32, displayName: "too far", wallet: null },
+  ]);
+  store.seal();
+  expect(store.size).toBe(102);
+  expect(store.get(9)).toEqual({ displayName: "nine", wallet: null });
   expect(store.get(10)).toEqual({ displayName: "Player 0", wallet: null });
   expect(store.get(208)).toEqual({ displayName: "Player 99", wallet: null });
-  expect(store.get(11)).toBeUndefined();
+  expect(store.get(2 ** 32 - 1)).toEqual({ displayName: "last", wallet: null });
+  for (const absent of [11, 2 ** 32]) expect(store.get(absent)).toBeUndefined();
 });
 
 it("a stale user is not answered; a wallet not 42 characters long is not stored", () => {
@@ -39,6 +49,7 @@ it("a stale user is not answered; a wallet not 42 characters long is not stored"
     { id: 1, displayName: "a", wallet: WALLET },
     { id: 2, displayName: "b", wallet: "0x1234" },
   ]);
+  store.seal();
   store.markStale(1);
   store.markStale(7);
   expect(store.get(1)).toBeUndefined();

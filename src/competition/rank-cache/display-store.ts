@@ -1,29 +1,37 @@
 /**
  * What ladder rows show of every user (display name, checksummed wallet), packed for a table of a million users
- * and more: ≈ 60–70 bytes a user (the id as a float64, the wallet as its 42 ASCII bytes, the name's UTF-8 bytes and
- * where they end) instead of ≈ 200 for a map of strings and objects. Users are appended in ascending id order (the
- * load's keyset pages) and found by binary search; a user whose profile changed is marked stale and read no more
- * (its caller loads it again). Pure data structure: no I/O.
+ * and more: ≈ 65 bytes a user (a sort key, the wallet's 42 ASCII bytes, the name's UTF-8 bytes and where they end)
+ * instead of ≈ 200 for a map of strings and objects. Users are appended in any order (the table's storage order),
+ * then `seal` sorts the keys once; a user is found by binary search. A user whose profile changed is marked stale
+ * and read no more (its caller loads it again). Pure data structure: no I/O.
+ *
+ * A key is `id · 2^21 + slot` in a float64 (exact below 2^53), so one native sort of a Float64Array orders the ids
+ * and carries each one's slot: ids up to 2^32 − 1, at most 2^21 (2,097,152) users; a user beyond either is not
+ * stored (its caller loads it).
  */
 import type { DisplayInfo } from "./display-cache.js";
 
 /** "0x" and 40 hex digits, as stored checksummed. */
 const WALLET_BYTES = 42;
+const SLOT_BITS = 2 ** 21;
+export const MAX_STORE_SLOTS = SLOT_BITS;
+const MAX_ID = 2 ** 32 - 1;
 
 export class DisplayStore {
-  private ids: Float64Array;
-  /** Where each user's name ends in `names` (it starts where the previous one ended). */
+  private keys: Float64Array;
+  /** Where each slot's name ends in `names` (it starts where the previous slot's ended). */
   private nameEnds: Uint32Array;
   private names: Buffer;
-  /** WALLET_BYTES a user; a first byte of 0 is a user without a wallet. */
+  /** WALLET_BYTES a slot; a first byte of 0 is a user without a wallet. */
   private wallets: Buffer;
   private count = 0;
+  private sealed = false;
   private readonly stale = new Set<number>();
 
   /** Sized for `users` users with `nameBytes` bytes of names in all (it grows past them when it must). */
   constructor(users: number, nameBytes: number) {
-    const n = Math.max(16, users);
-    this.ids = new Float64Array(n);
+    const n = Math.min(MAX_STORE_SLOTS, Math.max(16, users));
+    this.keys = new Float64Array(n);
     this.nameEnds = new Uint32Array(n);
     this.names = Buffer.alloc(Math.max(64, nameBytes));
     this.wallets = Buffer.alloc(n * WALLET_BYTES);
@@ -35,21 +43,22 @@ export class DisplayStore {
 
   /** Bytes held, for the scaling figures. */
   get bytes(): number {
-    return this.ids.byteLength + this.nameEnds.byteLength + this.names.length + this.wallets.length;
+    return this.keys.byteLength + this.nameEnds.byteLength + this.names.length + this.wallets.length;
   }
 
   /**
-   * Appends users of ascending ids, each above the last one stored (a user at or below it is skipped: a page
-   * read twice). A wallet that is not 42 characters is not stored: the user is marked stale instead.
+   * Appends users in any order, before `seal`. A user met twice (a row moved while the table was read) keeps
+   * either copy. A wallet that is not 42 characters is not stored: the user is marked stale instead.
    */
   append(users: ReadonlyArray<{ id: number } & DisplayInfo>): void {
+    if (this.sealed) throw new Error("DisplayStore: append after seal");
     for (const u of users) {
-      if (this.count > 0 && u.id <= this.ids[this.count - 1]!) continue;
+      if (!Number.isSafeInteger(u.id) || u.id < 0 || u.id > MAX_ID) continue;
       const nameLength = Buffer.byteLength(u.displayName, "utf8");
-      this.reserve(nameLength);
+      if (!this.reserve(nameLength)) return;
       const slot = this.count++;
       const nameStart = slot === 0 ? 0 : this.nameEnds[slot - 1]!;
-      this.ids[slot] = u.id;
+      this.keys[slot] = u.id * SLOT_BITS + slot;
       this.nameEnds[slot] = nameStart + this.names.write(u.displayName, nameStart, "utf8");
       if (u.wallet !== null && u.wallet.length === WALLET_BYTES)
         this.wallets.write(u.wallet, slot * WALLET_BYTES, "latin1");
@@ -60,9 +69,15 @@ export class DisplayStore {
     }
   }
 
-  /** The user's display data, or undefined when not stored or stale. */
+  /** Orders the keys (once, after the last append): the store answers from now on. */
+  seal(): void {
+    this.keys = this.keys.slice(0, this.count).sort();
+    this.sealed = true;
+  }
+
+  /** The user's display data, or undefined when not stored, stale, or not sealed yet. */
   get(id: number): DisplayInfo | undefined {
-    if (this.stale.has(id)) return undefined;
+    if (!this.sealed || this.stale.has(id)) return undefined;
     const slot = this.slotOf(id);
     if (slot < 0) return undefined;
     const at = slot * WALLET_BYTES;
@@ -78,29 +93,31 @@ export class DisplayStore {
 
   /** The user's profile changed: not answered from here any more. */
   markStale(id: number): void {
-    if (this.slotOf(id) >= 0) this.stale.add(id);
+    if (!this.sealed || this.slotOf(id) >= 0) this.stale.add(id);
   }
 
   private slotOf(id: number): number {
     let lo = 0;
-    let hi = this.count - 1;
+    let hi = this.keys.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.ids[mid]!;
-      if (v === id) return mid;
+      const key = this.keys[mid]!;
+      const v = Math.floor(key / SLOT_BITS);
+      if (v === id) return key - v * SLOT_BITS;
       if (v < id) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
   }
 
-  /** Room for one more user with a name of `nameLength` bytes: each array doubles when full. */
-  private reserve(nameLength: number): void {
-    if (this.count === this.ids.length) {
-      const n = this.ids.length * 2;
-      const ids = new Float64Array(n);
-      ids.set(this.ids);
-      this.ids = ids;
+  /** Room for one more user with a name of `nameLength` bytes (each array doubles when full); false when full. */
+  private reserve(nameLength: number): boolean {
+    if (this.count === this.keys.length) {
+      if (this.count >= MAX_STORE_SLOTS) return false;
+      const n = Math.min(MAX_STORE_SLOTS, this.keys.length * 2);
+      const keys = new Float64Array(n);
+      keys.set(this.keys);
+      this.keys = keys;
       const ends = new Uint32Array(n);
       ends.set(this.nameEnds);
       this.nameEnds = ends;
@@ -114,5 +131,6 @@ export class DisplayStore {
       this.names.copy(names, 0, 0, used);
       this.names = names;
     }
+    return true;
   }
 }
