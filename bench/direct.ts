@@ -16,7 +16,7 @@ import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js"
 import { betGroup, placeBet } from "../src/predictions/place-bet.js";
 import { settleEvent } from "../src/predictions/settle-event.js";
 import { createScratchPostgres } from "../test/db.js";
-import { cpuNow } from "./cpu.js";
+import { backendCpuMsSince, backendTicks } from "./cpu.js";
 import { BENCH_SEASON, buildDataset, buildSettleEvent, SETTLE_EVENT } from "./dataset.js";
 
 const { positionals, values: args } = parseArgs({
@@ -101,7 +101,8 @@ async function measureSettle(database: Database): Promise<void> {
   await database.db.execute(sql`set session_replication_role = origin`);
   const timings: Array<[string, number]> = [];
   timeStatements(database.bulkDb, timings);
-  const cpu = await cpuNow(database);
+  const backends = await backendTicks(database);
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const done = await settleEvent(
     {
@@ -117,10 +118,10 @@ async function measureSettle(database: Database): Promise<void> {
     { eventId: SETTLE_EVENT, result: { status: "finished", winningOutcome: "home" } },
   );
   const wall = Math.round(performance.now() - t);
-  const after = await cpuNow(database);
+  const node = process.cpuUsage(cpu);
   console.log(
     `${args.engine}: settled ${done.settled} predictions in ${wall} ms (CPU: this process ` +
-      `${Math.round((after.node - cpu.node) * 1000)} ms, PostgreSQL backends ${Math.round((after.pg - cpu.pg) * 1000)} ms)`,
+      `${Math.round((node.user + node.system) / 1000)} ms, PostgreSQL backends ${await backendCpuMsSince(database, backends)} ms)`,
   );
   for (const [text, ms] of timings) console.log(`${String(Math.round(ms)).padStart(7)} ms  ${text}`);
 }

@@ -194,7 +194,11 @@ async function settleOpenPredictions(
     now,
   );
   if (settled === 0) return 0;
-  await appendSpEntriesFrom(tx, deps.season, settledAwards({ v1: spTypeOf(1, event), v2: spTypeOf(2, event) }));
+  await appendSpEntriesFrom(
+    tx,
+    deps.season,
+    settledAwards({ v1: spTypeOf(1, event), v2: spTypeOf(2, event) }),
+  );
   await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEventsOfSettle());
   return settled;
 }
