@@ -6,7 +6,8 @@
  *   bets on one event from 50 concurrent tasks through `placeBet`, with the app's group commit (`--alone`: one
  *   transaction per bet). Prints bets/s, p99, and checks that the stored predictions equal the debited credits.
  * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000]`: the bench's data set (20,000 players) and
- *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed.
+ *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed, and the CPU the
+ *   settle used (this process; on PostgreSQL also the backends serving the scratch database, from /proc).
  */
 import { parseArgs } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
@@ -15,6 +16,7 @@ import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js"
 import { betGroup, placeBet } from "../src/predictions/place-bet.js";
 import { settleEvent } from "../src/predictions/settle-event.js";
 import { createScratchPostgres } from "../test/db.js";
+import { backendCpuMsSince, backendTicks } from "./cpu.js";
 import { BENCH_SEASON, buildDataset, buildSettleEvent, SETTLE_EVENT } from "./dataset.js";
 
 const { positionals, values: args } = parseArgs({
@@ -99,6 +101,8 @@ async function measureSettle(database: Database): Promise<void> {
   await database.db.execute(sql`set session_replication_role = origin`);
   const timings: Array<[string, number]> = [];
   timeStatements(database.bulkDb, timings);
+  const backends = await backendTicks(database);
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const done = await settleEvent(
     {
@@ -113,8 +117,11 @@ async function measureSettle(database: Database): Promise<void> {
     },
     { eventId: SETTLE_EVENT, result: { status: "finished", winningOutcome: "home" } },
   );
+  const wall = Math.round(performance.now() - t);
+  const node = process.cpuUsage(cpu);
   console.log(
-    `${args.engine}: settled ${done.settled} predictions in ${Math.round(performance.now() - t)} ms`,
+    `${args.engine}: settled ${done.settled} predictions in ${wall} ms (CPU: this process ` +
+      `${Math.round((node.user + node.system) / 1000)} ms, PostgreSQL backends ${await backendCpuMsSince(database, backends)} ms)`,
   );
   for (const [text, ms] of timings) console.log(`${String(Math.round(ms)).padStart(7)} ms  ${text}`);
 }

@@ -7,7 +7,6 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/ingest-direct.ts --players 100000 [--explain]
  *   npx tsx bench/ingest-direct.ts --players 20000            # embedded database, in memory
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
@@ -21,6 +20,7 @@ import {
 import type { Season } from "../src/shared/season.js";
 import { createScratchPostgres } from "../test/db.js";
 import { type CopyRow, copyRates } from "./copy.js";
+import { cpuNow } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
 
 const { values: args } = parseArgs({
@@ -60,26 +60,6 @@ function row(userId: number | null): RecordSpInput & CopyRow {
   };
 }
 const randomPlayer = () => 1 + Math.floor(rnd() * players);
-
-/** CPU seconds used so far by this process and by the PostgreSQL backends serving `database` (/proc). */
-async function cpuNow(database: Database): Promise<{ node: number; pg: number }> {
-  const node = process.cpuUsage();
-  let pgTicks = 0;
-  if (database.engine === "postgres") {
-    const pids = await database.db.execute(
-      sql`select pid from pg_stat_activity where datname = current_database()`,
-    );
-    for (const { pid } of (pids as unknown as { rows: Array<{ pid: number }> }).rows) {
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-        pgTicks += Number(f[11]) + Number(f[12]);
-      } catch {
-        // gone
-      }
-    }
-  }
-  return { node: (node.user + node.system) / 1e6, pg: pgTicks / 100 };
-}
 
 /** CPU ms per 1,000 rows since `before`. */
 async function cpuPerKRow(database: Database, before: { node: number; pg: number }, rows: number) {

@@ -104,49 +104,26 @@ export async function appendSpEntries(
     );
     throw new AppError("NOT_FOUND", `User ${userIds.find((id) => !known.has(String(id)))} not found`);
   }
-  const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
   // Prepared: for the few rows of a group commit, planning this statement cost as much as running it.
   const found = await preparedRows<RawLedgerRow & { events_found: string }>(
     tx,
     "sp_append_rows",
-    sql`with inp as (
-          select * from unnest(${intArray(
-            list.map((e) => e.userId),
-            "bigint",
-          )}, ${textArray(list.map((e) => e.type))}, ${intArray(
-            list.map((e) => e.amount),
-            "bigint",
-          )}, ${textArray(list.map((e) => e.eventId))}, ${textArray(list.map((e) => e.externalId))},
+    appendRowsSql(
+      season,
+      sql`select * from unnest(${intArray(
+        list.map((e) => e.userId),
+        "bigint",
+      )}, ${textArray(list.map((e) => e.type))}, ${intArray(
+        list.map((e) => e.amount),
+        "bigint",
+      )}, ${textArray(list.map((e) => e.eventId))}, ${textArray(list.map((e) => e.externalId))},
             ${textArray(list.map((e) => (e.reversesId == null ? null : String(e.reversesId))))}::bigint[])
-            as i(user_id, type, amount, event_id, external_id, reverses_id)
-        ),
-        ev as (
-          select e.id, ${weekIndexSql(season, epochMsSql(sql`e.kickoff_at`))} as week
-          from events e where e.id = any(${textArray(eventIds)})
-        ),
-        ok as (select count(*) = ${eventIds.length} as all_found from ev),
-        ins as (
-          insert into sp_ledger (user_id, type, amount, event_id, external_id, reverses_id)
-          select user_id, type, amount, event_id, external_id, reverses_id from inp
-          where (select all_found from ok) order by external_id
-          on conflict (external_id) do nothing
-          returning *
-        ),
-        tot as (
-          update users u set total_sp = u.total_sp + s.amount
-          from (select user_id, sum(amount) as amount from ins group by user_id) s where u.id = s.user_id
-        ),
-        wsp as (
-          insert into week_user_sp (week, user_id, sp)
-          select ev.week, ins.user_id, sum(ins.amount) from ins join ev on ev.id = ins.event_id
-          where ev.week is not null and ins.type = any(${competitive}::text[])
-          group by ev.week, ins.user_id order by ev.week, ins.user_id
-          on conflict (week, user_id) do update
-            set sp = week_user_sp.sp + excluded.sp, changed_xid = pg_current_xact_id()
-        )
-        select (select count(*) from ev)::text as events_found, ${LEDGER_COLUMNS} from ins
+            as i(user_id, type, amount, event_id, external_id, reverses_id)`,
+      textArray(eventIds),
+      sql`select (select count(*) from ev)::text as events_found, ${LEDGER_COLUMNS} from ins
         union all
         select (select count(*) from ev)::text, null, null, null, null, null, null, null, null`,
+    ),
   );
   if (Number(found[found.length - 1]!.events_found) !== eventIds.length) {
     const known = new Set(
@@ -177,6 +154,99 @@ export async function appendSpEntries(
     seen.add(e.externalId);
     return { row, created: isNew };
   });
+}
+
+/**
+ * The append statement of `inp` (rows `(user_id, type, amount, event_id, external_id, reverses_id)`, at most one
+ * per external id) whose events are `eventIds` (a text[] expression), ending with `final` (a select over the
+ * CTEs `ev` — the events found — and `ins` — the rows inserted): the rows inserted in external-id order unless the
+ * external id exists, users.total_sp and week_user_sp in the same statement, nothing when an event is missing.
+ */
+function appendRowsSql(season: Season, inp: SQL, eventIds: SQL, final: SQL): SQL {
+  const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
+  return sql`with inp as (${inp}),
+        ev as (
+          select e.id, ${weekIndexSql(season, epochMsSql(sql`e.kickoff_at`))} as week
+          from events e where e.id = any(${eventIds})
+        ),
+        ok as (select count(*) = cardinality(${eventIds}) as all_found from ev),
+        ins as (
+          insert into sp_ledger (user_id, type, amount, event_id, external_id, reverses_id)
+          select user_id, type, amount, event_id, external_id, reverses_id from inp
+          where (select all_found from ok) order by external_id
+          on conflict (external_id) do nothing
+          returning *
+        ),
+        tot as (
+          update users u set total_sp = u.total_sp + s.amount
+          from (select user_id, sum(amount) as amount from ins group by user_id) s where u.id = s.user_id
+        ),
+        wsp as (
+          insert into week_user_sp (week, user_id, sp)
+          select ev.week, ins.user_id, sum(ins.amount) from ins join ev on ev.id = ins.event_id
+          where ev.week is not null and ins.type = any(${competitive}::text[])
+          group by ev.week, ins.user_id order by ev.week, ins.user_id
+          on conflict (week, user_id) do update
+            set sp = week_user_sp.sp + excluded.sp, changed_xid = pg_current_xact_id()
+        )
+        ${final}`;
+}
+
+/**
+ * Appends the ledger rows `source` selects, set-based and in the database (a settle's 50,000 awards never reach the
+ * process): `source` is a query of the capability that owns the rows, selecting `(user_id bigint, type text,
+ * amount bigint, event_id text, external_id text)` with distinct external ids, the same rows each time it is run
+ * in this transaction (it runs twice: once for the locks, once for the insert). Otherwise as `appendSpEntries`:
+ * each row unless its external id exists, the same locks in the same order, the totals in the same statement, an
+ * unknown user or event throws NOT_FOUND and writes nothing. Returns how many rows were created.
+ */
+export async function appendSpEntriesFrom(tx: Tx, season: Season, source: SQL): Promise<number> {
+  const [locked] = await rows<{ events: string[]; users: string; wanted: string }>(
+    tx,
+    sql`with src as materialized (select user_id, event_id from (${source}) s)
+        select array(select distinct event_id from src where event_id is not null order by 1) as events,
+               (select count(pg_advisory_xact_lock_shared(${EVENT_WEEK_LOCK}, hashtext(e)))
+                from (select distinct event_id e from src where event_id is not null order by e) s)::text as locks,
+               (select count(*) from (select id from users where id in (select user_id from src)
+                order by id for no key update) u)::text as users,
+               (select count(distinct user_id) from src)::text as wanted`,
+  );
+  const eventIds = locked!.events;
+  if (locked!.users !== locked!.wanted) {
+    const [missing] = await rows<{ id: string }>(
+      tx,
+      sql`select s.user_id::text as id from (${source}) s where not exists (select 1 from users u where u.id = s.user_id)
+          order by s.user_id limit 1`,
+    );
+    throw new AppError("NOT_FOUND", `User ${missing?.id} not found`);
+  }
+  const created = await rows<{ events_found: string; type: string | null; created: string }>(
+    tx,
+    appendRowsSql(
+      season,
+      sql`select user_id, type, amount, event_id, external_id, null::bigint as reverses_id from (${source}) s`,
+      textArray(eventIds),
+      sql`select (select count(*) from ev)::text as events_found, type, count(*)::text as created
+          from ins group by type
+          union all
+          select (select count(*) from ev)::text, null, '0'`,
+    ),
+  );
+  if (Number(created[0]!.events_found) !== eventIds.length) {
+    const known = new Set(
+      (await rows<{ id: string }>(tx, sql`select id from events where id = any(${textArray(eventIds)})`)).map(
+        (r) => r.id,
+      ),
+    );
+    throw new AppError("NOT_FOUND", `Event ${eventIds.find((id) => !known.has(id))} not found`);
+  }
+  let total = 0;
+  for (const c of created) {
+    if (c.type === null) continue;
+    spLedgerRowsTotal.inc({ type: c.type }, Number(c.created));
+    total += Number(c.created);
+  }
+  return total;
 }
 
 const LEDGER_COLUMNS = sql.raw(

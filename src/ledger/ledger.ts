@@ -8,11 +8,13 @@
  * `ladder.changed` `{week}` for each week whose competitive SP changed (src/domain-events/); credits.ts records
  * `balance.changed` for the credits.
  */
+import type { SQL } from "drizzle-orm";
 import type { Tx } from "../db/client.js";
 import { recordDomainEventsFrom } from "../domain-events/domain-events.js";
 import type { Season } from "../shared/season.js";
 import {
   appendSpEntries as appendSpRows,
+  appendSpEntriesFrom as appendSpRowsFrom,
   ladderChangesOfThisTransaction,
   moveEventSp as moveEventSpRows,
   type NewSpEntry,
@@ -31,6 +33,17 @@ export async function appendSpEntries(
   const results = await appendSpRows(tx, season, entries);
   if (results.some((r) => r.created)) await recordLadderChanges(tx);
   return results;
+}
+
+/**
+ * Appends the SP rows a query selects, in the database (ledger.repository.ts `appendSpEntriesFrom`): for many
+ * rows built from rows the database holds (a settle's awards). New rows record the ladders they change. Returns
+ * how many rows were created.
+ */
+export async function appendSpEntriesFrom(tx: Tx, season: Season, source: SQL): Promise<number> {
+  const created = await appendSpRowsFrom(tx, season, source);
+  if (created > 0) await recordLadderChanges(tx);
+  return created;
 }
 
 /** Appends one SP row unless its externalId was seen before (see `appendSpEntries`). */

@@ -310,8 +310,17 @@ export interface SettledKind {
 }
 
 /**
+ * The predictions the set-based settle of this transaction settled (settleKinds), with what their domain events
+ * and ledger awards are built from: a temporary table, dropped at commit, so the 100,000 rows of a large settle
+ * stay in the database between its statements.
+ */
+const SETTLED = sql.raw("pg_temp.settled_predictions");
+
+/**
  * Settles an event's open predictions by kind in one statement (each open prediction of a kind in `kinds` gets
- * its kind's status, payout and rejection; any other is left open): the settled ones, as (id, user id, SP earned).
+ * its kind's status, payout and rejection; any other is left open), keeping the settled ones (id, user, version,
+ * SP earned, the new status and payout) for `settledAwards` and `settledPredictionEventsOfSettle` in the same
+ * transaction. Returns how many were settled. Once per transaction.
  */
 export async function settleKinds(
   tx: Tx,
@@ -319,13 +328,17 @@ export async function settleKinds(
   closesAt: Date,
   kinds: readonly SettledKind[],
   settledAt: Date,
-): Promise<Array<{ id: bigint; userId: bigint; version: number; sp: number }>> {
-  if (kinds.length === 0) return [];
+): Promise<number> {
+  if (kinds.length === 0) return 0;
   const col = <T>(f: (k: SettledKind) => T) => kinds.map(f);
   const text = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
-  const found = await rows<{ id: string; user_id: string; version: number; sp: string }>(
+  await tx.execute(sql`create temp table ${SETTLED} (
+      id bigint, user_id bigint, event_id text, version int, status text, payout bigint, payout_micro bigint,
+      sp bigint) on commit drop`);
+  const [done] = await rows<{ settled: string }>(
     tx,
-    sql`update predictions p
+    sql`with settled as (
+        update predictions p
         set status = k.status, payout = k.payout, payout_micro = k.payout_micro, settled_at = ${settledAt},
             reject_code = k.reject_code, reject_reason = k.reject_reason
         from unnest(${intArray(
@@ -353,15 +366,30 @@ export async function settleKinds(
           and coalesce(p.stake, -1) = coalesce(k.stake, -1)
           and coalesce(p.stake_micro, -1) = coalesce(k.stake_micro, -1)
           and coalesce((${lateAtSql(closesAt)})::text, '') = coalesce(k.late_key, '')
-        returning p.id::text as id, p.user_id::text as user_id, p.version, k.sp::text as sp`,
+        returning p.id, p.user_id, p.event_id, p.version, p.status, p.payout, p.payout_micro, k.sp
+      ),
+      kept as (insert into ${SETTLED} select * from settled)
+      select count(*)::text as settled from settled`,
   );
-  settlementsTotal.inc(found.length);
-  return found.map((r) => ({
-    id: BigInt(r.id),
-    userId: BigInt(r.user_id),
-    version: Number(r.version),
-    sp: Number(r.sp),
-  }));
+  const settled = Number(done!.settled);
+  settlementsTotal.inc(settled);
+  return settled;
+}
+
+/**
+ * The SP awards of the predictions settleKinds settled in this transaction, as the rows of a ledger append
+ * (`user_id, type, amount, event_id, external_id`, external id `prediction:<id>`): those that earned SP, with the
+ * ledger type of their version (`types`).
+ */
+export function settledAwards(types: { v1: string; v2: string }): SQL {
+  return sql`select s.user_id, case when s.version = 1 then ${types.v1} else ${types.v2} end as type,
+                    s.sp as amount, s.event_id, 'prediction:' || s.id as external_id
+             from ${SETTLED} s where s.sp > 0`;
+}
+
+/** As `settledPredictionEvents`, for the predictions settleKinds settled in this transaction. */
+export function settledPredictionEventsOfSettle(): SQL {
+  return sql`select p.user_id, ${settledPayload} as payload from ${SETTLED} p order by p.id`;
 }
 
 export interface SettledValues {
@@ -401,15 +429,17 @@ export async function markSettled(tx: Tx, settled: SettledValues[], settledAt: D
  */
 export function settledPredictionEvents(ids: readonly bigint[]): SQL {
   return sql`
-    select p.user_id,
-           jsonb_build_object('predictionId', p.id::text, 'userId', p.user_id::text, 'eventId', p.event_id,
-                              'status', p.status)
+    select p.user_id, ${settledPayload} as payload
+    from predictions p where p.id = any(${intArray(ids, "bigint")}) order by p.id`;
+}
+
+/** The `prediction.settled` payload of a row `p` (id, user_id, event_id, version, status, payout, payout_micro). */
+const settledPayload = sql`jsonb_build_object('predictionId', p.id::text, 'userId', p.user_id::text,
+                              'eventId', p.event_id, 'status', p.status)
            || case when p.version = 1 then jsonb_build_object('payout', coalesce(p.payout, 0))
                    else jsonb_build_object('payoutUsdc',
                           (coalesce(p.payout_micro, 0) / 1000000)::text || '.'
-                          || lpad((coalesce(p.payout_micro, 0) % 1000000)::text, 6, '0')) end as payload
-    from predictions p where p.id = any(${intArray(ids, "bigint")}) order by p.id`;
-}
+                          || lpad((coalesce(p.payout_micro, 0) % 1000000)::text, 6, '0')) end`;
 
 /** Moves a pending v2 prediction to open or rejected; null when it was no longer pending. */
 export async function resolvePending(

@@ -17,7 +17,7 @@ import {
   type StoredMarket,
   updateEvent,
 } from "../events/events.js";
-import { appendSpEntries, type NewSpEntry } from "../ledger/ledger.js";
+import { appendSpEntries, appendSpEntriesFrom, type NewSpEntry } from "../ledger/ledger.js";
 import { elapsedMs, type OpLog } from "../shared/op-log.js";
 import type { Season } from "../shared/season.js";
 import {
@@ -27,7 +27,9 @@ import {
   type PredictionRow,
   type SettledKind,
   type SettledValues,
+  settledAwards,
   settledPredictionEvents,
+  settledPredictionEventsOfSettle,
   settleKinds,
 } from "./predictions.repository.js";
 import { presentEventSettled } from "./presenters.js";
@@ -170,9 +172,10 @@ function settleKind(
 /**
  * Settles every open prediction of an event (the settlement holds its bet lock and row), set-based by kind: the
  * rules decide once per kind (openPredictionKinds: version, market, outcome, odds, stake, late or not), one
- * statement settles the predictions of every kind and returns them (id, user, SP), one ledger append awards the
- * SP of the won ones and one insert records their `prediction.settled` events. The predictions themselves never
- * reach the process: 100,000 of them are a few kinds. Returns how many were settled.
+ * statement settles the predictions of every kind (keeping them, with the SP each earns, in the transaction's
+ * temporary table), one ledger append from that table awards the SP of the won ones and one insert from it
+ * records their `prediction.settled` events. The predictions never reach the process, nor come back from it:
+ * 100,000 of them are a few kinds. Returns how many were settled.
  */
 async function settleOpenPredictions(
   tx: Tx,
@@ -190,23 +193,14 @@ async function settleOpenPredictions(
     kinds.map((k) => settleKind(deps, k, result, closesAt)),
     now,
   );
-  await appendSpEntries(
+  if (settled === 0) return 0;
+  await appendSpEntriesFrom(
     tx,
     deps.season,
-    settled
-      .filter((s) => s.sp > 0)
-      .map((s) => ({
-        userId: s.userId,
-        type: spTypeOf(s.version, event),
-        amount: s.sp,
-        eventId: event.id,
-        externalId: `prediction:${s.id}`,
-      })),
+    settledAwards({ v1: spTypeOf(1, event), v2: spTypeOf(2, event) }),
   );
-  if (settled.length > 0) {
-    await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEvents(settled.map((s) => s.id)));
-  }
-  return settled.length;
+  await recordDomainEventsFrom(tx, "prediction.settled", settledPredictionEventsOfSettle());
+  return settled;
 }
 
 /**
