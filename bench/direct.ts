@@ -8,10 +8,14 @@
  * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000]`: the bench's data set (20,000 players) and
  *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed, and the CPU the
  *   settle used (this process; on PostgreSQL also the backends serving the scratch database, from /proc).
+ * - `npx tsx bench/direct.ts finalize [--engine …] [--players 200000] [--repeat 3]`: the bench's data set of
+ *   `--players` players, weeks 0–9 finalized, then `finalizeWeek` of the big week 10 with each SQL statement of
+ *   its transaction timed; `--repeat` times, each after undoing the previous finalize (and a VACUUM).
  */
 import { parseArgs } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../src/clock.js";
+import { finalizeWeek } from "../src/competition/finalize-week.js";
 import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js";
 import { betGroup, placeBet } from "../src/predictions/place-bet.js";
 import { settleEvent } from "../src/predictions/settle-event.js";
@@ -26,6 +30,8 @@ const { positionals, values: args } = parseArgs({
     seconds: { type: "string", default: "5" },
     settle: { type: "string", default: "20000" },
     alone: { type: "boolean", default: false },
+    players: { type: "string", default: "200000" },
+    repeat: { type: "string", default: "3" },
   },
 });
 const BET_PLAYERS = 200;
@@ -85,7 +91,10 @@ function timeStatements(db: Database["db"], timings: Array<[string, number]>): v
         const t = performance.now();
         const result = await execute(query);
         const text = query.queryChunks
-          .map((c) => (c as { value?: string[] }).value?.join("") ?? "?")
+          .map((c) => {
+            const value = (c as { value?: string[] | string }).value;
+            return Array.isArray(value) ? value.join("") : typeof value === "string" ? `"${value}"` : "?";
+          })
           .join("");
         timings.push([text.replace(/\s+/g, " ").trim().slice(0, 90), performance.now() - t]);
         return result;
@@ -126,6 +135,58 @@ async function measureSettle(database: Database): Promise<void> {
   for (const [text, ms] of timings) console.log(`${String(Math.round(ms)).padStart(7)} ms  ${text}`);
 }
 
+async function measureFinalize(database: Database): Promise<void> {
+  const players = Number(args.players);
+  const t0 = performance.now();
+  await buildDataset(database, players, () => {});
+  console.log(
+    `${args.engine}: data set of ${players} players built in ${Math.round(performance.now() - t0)} ms`,
+  );
+  const deps = {
+    db: database.db,
+    bulkDb: database.bulkDb,
+    clock: { now: () => new Date(BENCH_SEASON.afterLiveWeek) } as Clock,
+    season: {
+      seasonStart: new Date(BENCH_SEASON.seasonStart),
+      weekOneStart: new Date(BENCH_SEASON.weekOneStart),
+    },
+    incentiveMicro: 0n,
+  };
+  const W = BENCH_SEASON.liveWeek;
+  for (let w = 0; w < W; w++) await finalizeWeek(deps, { week: w });
+  const timings: Array<[string, number]> = [];
+  timeStatements(database.bulkDb, timings);
+  const totals: number[] = [];
+  for (let i = 0; i < Number(args.repeat); i++) {
+    if (i > 0) {
+      // Undo the previous finalize of week W, then clean up its dead rows as autovacuum would.
+      // A partition of its own (migration 0016) is dropped; the one table of older code loses the week's rows.
+      const [own] = await rows<{ t: string | null }>(
+        database.db,
+        sql`select to_regclass(${`competition_leaderboard_snapshots_w${W}`})::text as t`,
+      );
+      if (own?.t) await database.db.execute(sql.raw(`drop table ${own.t}`));
+      else await database.db.execute(sql`delete from competition_leaderboard_snapshots where week = ${W}`);
+      await database.db.execute(sql`delete from competition_eligibility where week = ${W + 1}`);
+      await database.db.execute(sql`delete from prize_trees where week = ${W}`);
+      await database.db.execute(sql`delete from competition_weeks where week = ${W}`);
+      await database.db.execute(sql`vacuum analyze`);
+    }
+    timings.length = 0;
+    const t = performance.now();
+    const done = await finalizeWeek(deps, { week: W });
+    const ms = performance.now() - t;
+    totals.push(ms);
+    console.log(
+      `${args.engine}: finalized week ${W} (${done.result.qualification.participants} participants, ` +
+        `${done.result.champions?.participants ?? 0} on Champions) in ${Math.round(ms)} ms`,
+    );
+    for (const [text, ms] of timings)
+      if (ms >= 5) console.log(`${String(Math.round(ms)).padStart(7)} ms  ${text}`);
+  }
+  console.log(`${args.engine} ${players}: finalize ms ${totals.map((ms) => Math.round(ms)).join(", ")}`);
+}
+
 const scratch = args.engine === "postgres" ? await createScratchPostgres() : null;
 const database = await openDatabase({
   databaseUrl: scratch?.url ?? null,
@@ -134,6 +195,7 @@ const database = await openDatabase({
 });
 try {
   if (positionals[0] === "settle") await measureSettle(database);
+  else if (positionals[0] === "finalize") await measureFinalize(database);
   else await measureBets(database);
 } finally {
   await database.close();

@@ -2,6 +2,10 @@
  * The SQL of live weeks: `sqlLadder`, the live-ladder port (live-ladder.ts) read from `week_user_sp`, the
  * competitive SP per (week, user) that the ledger keeps exact in the same transaction as each ledger row. Ladder
  * order is total: SP descending, then user id ascending. Only players with SP > 0 are on a ladder.
+ *
+ * The queries order by `sp desc nulls last`, as week_user_sp_rank_idx is built (`sp` is never null, so the order is
+ * the same): a bare `sp desc` means NULLS FIRST, which the index cannot give, and the top 25 of a 200,000-player
+ * week was a scan and sort of the whole week (574 ms; 4 ms from the index; docs/performance.md).
  */
 import { sql } from "drizzle-orm";
 import { intArray, type Queryable, rows } from "../db/client.js";
@@ -41,7 +45,7 @@ export async function liveLadderPage(
     q,
     sql`select w.user_id::text as user_id, w.sp::text as sp from week_user_sp w
         where w.week = ${week} and w.sp > 0
-        order by w.sp desc, w.user_id asc offset ${offset} limit ${limit}`,
+        order by w.sp desc nulls last, w.user_id asc offset ${offset} limit ${limit}`,
   );
   return found.map(toEntry);
 }
@@ -61,7 +65,7 @@ export async function spAtPosition(q: Queryable, week: number, position: number)
     q,
     // Qualified: a bare `sp` in ORDER BY would be the text output column and sort "900" above "2000".
     sql`select w.sp::text as sp from week_user_sp w where w.week = ${week} and w.sp > 0
-        order by w.sp desc, w.user_id asc offset ${position - 1} limit 1`,
+        order by w.sp desc nulls last, w.user_id asc offset ${position - 1} limit 1`,
   );
   return r ? Number(r.sp) : null;
 }
@@ -73,7 +77,7 @@ export async function liveTopWithTies(q: Queryable, week: number, n: number): Pr
     q,
     sql`select w.user_id::text as user_id, w.sp::text as sp from week_user_sp w
         where w.week = ${week} and w.sp > 0 and w.sp >= ${line ?? 1}
-        order by w.sp desc, w.user_id asc`,
+        order by w.sp desc nulls last, w.user_id asc`,
   );
   return found.map(toEntry);
 }

@@ -14,8 +14,12 @@ import type { WeekResult } from "./week-result.js";
  * Standard competition rank ("1224", `competitionRank` in ranking.ts) over a relation of ranked players with an
  * `sp` column, and the ladder order (SP descending, then user id ascending) over one with `sp` and `user_id`.
  * ranking.db.test.ts checks both against `rankLadder`.
+ *
+ * The rank's window has a ROWS frame: rank() ignores its frame, but under the default RANGE frame PostgreSQL 15
+ * reads each group of tied players ahead into a tuplestore, which spills and is re-read when thousands tie (the
+ * snapshot of 200,000 players read 250,000 temporary blocks, 1.8 s of the 2.6 s window; docs/performance.md).
  */
-export const COMPETITION_RANK_SQL = sql`rank() over (order by sp desc)`;
+export const COMPETITION_RANK_SQL = sql`rank() over (order by sp desc rows between unbounded preceding and current row)`;
 export const LADDER_POSITION_SQL = sql`row_number() over (order by sp desc, user_id asc)`;
 
 export interface SnapshotRow {
