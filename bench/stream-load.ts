@@ -132,7 +132,8 @@ async function main(): Promise<void> {
       predictionOf.set(id, body.data.prediction.id);
     });
 
-    // N streams, opened 100 at a time.
+    // N streams, opened 100 at a time; the server's memory before them gives the memory per stream.
+    const rssIdle = rssMb(server);
     const connectStart = performance.now();
     const streams = await pool(ids, 100, async (id) => ({
       id,
@@ -213,7 +214,9 @@ async function main(): Promise<void> {
         : null,
       foreignPredictions: foreign,
       withinTarget: Number.isFinite(everything.at(-1)!) && everything.at(-1)! <= 2000,
-      serverRssMb: { before: rssBefore, after: rssAfter },
+      serverRssMb: { idle: rssIdle, before: rssBefore, after: rssAfter },
+      kbPerStream:
+        rssIdle !== null && rssBefore !== null ? Math.round(((rssBefore - rssIdle) * 1024) / streams.length) : null,
     };
     console.log(
       `stream load (${engine}): ${result.connected}/${clients} streams open in ${result.connectAllMs} ms; settle answered in ${result.settleRequestMs} ms;` +
