@@ -216,7 +216,9 @@ async function main(): Promise<void> {
       withinTarget: Number.isFinite(everything.at(-1)!) && everything.at(-1)! <= 2000,
       serverRssMb: { idle: rssIdle, before: rssBefore, after: rssAfter },
       kbPerStream:
-        rssIdle !== null && rssBefore !== null ? Math.round(((rssBefore - rssIdle) * 1024) / streams.length) : null,
+        rssIdle !== null && rssBefore !== null
+          ? Math.round(((rssBefore - rssIdle) * 1024) / streams.length)
+          : null,
     };
     console.log(
       `stream load (${engine}): ${result.connected}/${clients} streams open in ${result.connectAllMs} ms; settle answered in ${result.settleRequestMs} ms;` +
