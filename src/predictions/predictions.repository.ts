@@ -320,7 +320,8 @@ const SETTLED = sql.raw("pg_temp.settled_predictions");
  * Settles an event's open predictions by kind in one statement (each open prediction of a kind in `kinds` gets
  * its kind's status, payout and rejection; any other is left open), keeping the settled ones (id, user, version,
  * SP earned, the new status and payout) for `settledAwards` and `settledPredictionEventsOfSettle` in the same
- * transaction. Returns how many were settled. Once per transaction.
+ * transaction. Returns how many were settled. A later settle in the same transaction (the demo seed settles many
+ * events in one) replaces the kept rows with its own.
  */
 export async function settleKinds(
   tx: Tx,
@@ -332,6 +333,7 @@ export async function settleKinds(
   if (kinds.length === 0) return 0;
   const col = <T>(f: (k: SettledKind) => T) => kinds.map(f);
   const text = (v: number | bigint | null | undefined) => (v == null ? null : String(v));
+  await tx.execute(sql`drop table if exists ${SETTLED}`);
   await tx.execute(sql`create temp table ${SETTLED} (
       id bigint, user_id bigint, event_id text, version int, status text, payout bigint, payout_micro bigint,
       sp bigint) on commit drop`);
