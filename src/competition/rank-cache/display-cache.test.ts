@@ -3,7 +3,8 @@
  * created or changed since loaded one query per page, and a profile change never shown from memory again.
  */
 import { expect, it } from "vitest";
-import { DisplayCache, type DisplayInfo, type DisplaySource } from "./display-cache.js";
+import { DisplayCache, type DisplaySource } from "./display-cache.js";
+import type { DisplayInfo } from "./display-store.js";
 
 const info = (id: string | number): DisplayInfo => ({ displayName: `P${id}`, wallet: null });
 

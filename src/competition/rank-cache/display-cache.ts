@@ -14,7 +14,7 @@
  * one reported while the store loads is marked once the load ends (the page holding that user may have been read
  * before the change committed). Measured in docs/performance.md ("Round three, the display store").
  */
-import { DisplayStore } from "./display-store.js";
+import { type DisplayInfo, DisplayStore } from "./display-store.js";
 
 const MAX_ENTRIES = 100_000;
 /** Table pages (8 kB) read per query while loading the store: ≈ 60,000 users when the table is dense. */
@@ -23,11 +23,6 @@ const LOAD_PAGES = 1024;
 export const MAX_STORED_USERS = 2_000_000;
 /** After a failed load, the next attempt waits this long (pages query their users meanwhile). */
 const RETRY_MS = 60_000;
-
-export interface DisplayInfo {
-  displayName: string;
-  wallet: string | null;
-}
 
 /** Where display data comes from (the users capability's queries). */
 export interface DisplaySource {

@@ -9,7 +9,11 @@
  * and carries each one's slot: ids up to 2^32 − 1, at most 2^21 (2,097,152) users; a user beyond either is not
  * stored (its caller loads it).
  */
-import type { DisplayInfo } from "./display-cache.js";
+/** What a ladder row shows of a user. */
+export interface DisplayInfo {
+  displayName: string;
+  wallet: string | null;
+}
 
 /** "0x" and 40 hex digits, as stored checksummed. */
 const WALLET_BYTES = 42;

@@ -13,7 +13,8 @@
 import type { Queryable } from "../../db/client.js";
 import type { LiveLadder } from "../live-ladder.js";
 import { DerivedMemo } from "./derived-memo.js";
-import { DisplayCache, type DisplayInfo, type DisplaySource } from "./display-cache.js";
+import { DisplayCache, type DisplaySource } from "./display-cache.js";
+import type { DisplayInfo } from "./display-store.js";
 import { ImmutableMemo } from "./immutable-memo.js";
 import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
 import { cachedLadder } from "./rank-index.js";
