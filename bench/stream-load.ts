@@ -217,7 +217,7 @@ async function main(): Promise<void> {
       serverRssMb: { idle: rssIdle, before: rssBefore, after: rssAfter },
       kbPerStream:
         rssIdle !== null && rssBefore !== null
-          ? Math.round(((rssBefore - rssIdle) * 1024) / streams.length)
+          ? Math.round(((rssBefore - rssIdle) * 1024) / Math.max(1, streams.length - refused))
           : null,
     };
     console.log(
