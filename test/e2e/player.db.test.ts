@@ -188,7 +188,10 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     });
 
     const logged = consoleErrors.length;
+    // The stream may show the new price before the server's 409 arrives: the notice is read after the answer.
+    const refused = desktop.page.waitForResponse((r) => r.url() === betUrl);
     await slip.getByRole("button", { name: "Place 100 credits at 3.40" }).click();
+    await refused;
     const notice = slip.getByTestId("odds-changed");
     await notice.waitFor();
     expect(await notice.locator("p").textContent()).toBe(
