@@ -37,3 +37,14 @@ export async function backendCpuMsSince(database: Database, before: Map<number, 
   for (const [pid, now] of await backendTicks(database)) ticks += now - (before.get(pid) ?? 0);
   return ticks * 10;
 }
+
+/** A process's resident memory now (`VmRSS`) or at its peak so far (`VmHWM`), in MB, from /proc; null when gone. */
+export function processMemoryMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}

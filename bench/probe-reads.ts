@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.js";
+import { processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
 import { load } from "./load.js";
 import {
@@ -135,9 +136,7 @@ async function measure(name: string, base: string, pid: number, request: object)
   const r = await load(name, { url: base, requests: [request as never] }, { seconds, warmupSec: 0 });
   const used = cpuMs(pid) - before;
   const n = r.requests.total;
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (field: string) =>
-    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
   log(
     `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );

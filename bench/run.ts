@@ -13,7 +13,7 @@
  * table, then one `BENCH {json}` line per engine; exit 1 on any failure. docs/performance.md describes it.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +21,7 @@ import { openDatabase } from "../src/db/client.js";
 import { mulberry32 } from "../src/shared/prng.js";
 import { createScratchPostgres } from "../test/db.js";
 import { type CopyRow, copyRates } from "./copy.js";
+import { processMemoryMb } from "./cpu.js";
 import {
   BENCH_SEASON,
   BENCH_SQL_TIMEOUT_MS,
@@ -658,15 +659,12 @@ async function setClock(base: string, now: string): Promise<void> {
  * WebAssembly memory) from GET /metrics. Shows which phase a peak above the target comes from.
  */
 async function noteMemory(run: Run, before: string): Promise<void> {
-  const status = readFileSync(`/proc/${run.server.pid}/status`, "utf8");
-  const kb = (field: string) =>
-    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
   const metrics = await (await fetch(`${run.base}/metrics`)).text();
   const mb = (name: string) =>
     Math.round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1] ?? 0) / 2 ** 20);
   const note = {
-    rss: kb("VmRSS"),
-    peak: kb("VmHWM"),
+    rss: processMemoryMb(run.server.pid, "VmRSS") ?? 0,
+    peak: processMemoryMb(run.server.pid, "VmHWM") ?? 0,
     heapUsed: mb("nodejs_heap_size_used_bytes"),
     external: mb("nodejs_external_memory_bytes"),
   };
@@ -678,8 +676,7 @@ async function noteMemory(run: Run, before: string): Promise<void> {
 
 /** Peak resident memory of a process so far (VmHWM), in MB. */
 function peakRss(p: ChildProcess): number {
-  const status = readFileSync(`/proc/${p.pid}/status`, "utf8");
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  return processMemoryMb(p.pid, "VmHWM") ?? 0;
 }
 
 function table(results: EngineResult[]): string {

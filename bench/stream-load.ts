@@ -9,7 +9,7 @@
  * Target (issue 24): every client has the settle within 2 s.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +17,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.js";
 import { createScratchPostgres } from "../test/db.js";
 import { openStream, type SseClient } from "../test/sse-client.js";
+import { processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON } from "./dataset.js";
 import { ADMIN_HEADERS, fetchJson, sessionCookies, startServer, stopServer } from "./service.js";
 
@@ -50,15 +51,7 @@ const quantile = (sorted: number[], q: number) =>
 const round = (ms: number | null) => (ms === null ? null : Math.round(ms));
 
 /** Server resident memory in MB (Linux /proc), or null. */
-function rssMb(server: ChildProcess): number | null {
-  try {
-    const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
-    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
+const rssMb = (server: ChildProcess) => processMemoryMb(server.pid, "VmRSS");
 
 async function main(): Promise<void> {
   const cleanups: Array<() => unknown> = [];

@@ -12,7 +12,8 @@
  *
  * A profile change reported by the change feed (`forget`) drops the user's entry and marks it stale in the store;
  * one reported while the store loads is marked once the load ends (the page holding that user may have been read
- * before the change committed). Measured in docs/performance.md ("Round three, the display store").
+ * before the change committed). Measured in docs/performance.md ("The full run again, session 2"); decided in
+ * docs/decisions.md ("Display data of every user in one packed store").
  */
 import { type DisplayInfo, DisplayStore } from "./display-store.js";
 

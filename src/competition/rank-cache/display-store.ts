@@ -18,7 +18,7 @@ export interface DisplayInfo {
 /** "0x" and 40 hex digits, as stored checksummed. */
 const WALLET_BYTES = 42;
 const SLOT_BITS = 2 ** 21;
-export const MAX_STORE_SLOTS = SLOT_BITS;
+const MAX_STORE_SLOTS = SLOT_BITS;
 const MAX_ID = 2 ** 32 - 1;
 
 export class DisplayStore {
@@ -43,11 +43,6 @@ export class DisplayStore {
 
   get size(): number {
     return this.count;
-  }
-
-  /** Bytes held, for the scaling figures. */
-  get bytes(): number {
-    return this.keys.byteLength + this.nameEnds.byteLength + this.names.length + this.wallets.length;
   }
 
   /**
