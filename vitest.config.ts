@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/slow-first-sequencer.js";
 
 /**
  * Projects: pure unit tests (the server's and the web app's), then every storage test (`*.db.test.ts`) on
@@ -15,7 +16,13 @@ const competitionReads = [
   "src/competition/routes.db.test.ts",
   "src/profile/profile-stats.db.test.ts",
 ];
-const common = { testTimeout: 60_000, hookTimeout: 120_000 };
+/**
+ * `isolate: false`: a worker keeps its imported modules from one test file to the next (of the same project: each
+ * project has its own workers and environment). Every file imported the app again (fastify, viem, drizzle, PGlite):
+ * 199 s of the suite's import time, 38 s after (docs/decisions.md "Test files in parallel"). What the server keeps in
+ * module state is memos of pure functions; no test mocks modules or changes process.env.
+ */
+const common = { testTimeout: 60_000, hookTimeout: 120_000, isolate: false };
 const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /**
@@ -28,6 +35,7 @@ const maxWorkers = Number(process.env.TEST_WORKERS ?? 3);
 export default defineConfig({
   test: {
     maxWorkers,
+    sequence: { sequencer: SlowFirstSequencer },
     // The migrated template databases every storage test file clones (test/db-template.ts).
     globalSetup: ["test/global-setup.ts"],
     projects: [
