@@ -92,6 +92,7 @@ describe("metrics", () => {
       ["app_indexer_lag_seconds", "gauge"],
       ["app_webhook_deliveries_total", "counter"],
       ["app_stream_clients", "gauge"],
+      ["app_display_store_users", "gauge"],
     ]) {
       expect(text).toContain(`# TYPE ${name} ${type}\n`);
     }

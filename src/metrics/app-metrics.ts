@@ -14,6 +14,8 @@
  * - `app_webhook_deliveries_total{outcome}`: webhook delivery attempts: `delivered`, `retry` (failed, will be
  *   retried), `failed` (failed for the last time).
  * - `app_stream_clients`: live-stream connections open on this instance; the stream sets it (`streamClients`).
+ * - `app_display_store_users`: users held by this instance's display store (ladder names and wallets in memory,
+ *   competition/rank-cache/display-cache.ts): 0 until its load in the background ends after a start.
  *
  * Counted when the row is written, inside its transaction: a transaction that rolls back after its write was
  * counted is counted anyway (rare: the writes are the last steps of their use cases).
@@ -67,6 +69,13 @@ export const streamClients = new Gauge({
   registers: [],
 });
 
+/** Users in this instance's display store; the display cache sets it when its load ends. */
+export const displayStoreUsers = new Gauge({
+  name: "app_display_store_users",
+  help: "Users whose ladder display data this instance holds in memory (0 until loaded after a start)",
+  registers: [],
+});
+
 /** Every metric above, for a registry to serve. */
 export const processMetrics: readonly Metric[] = [
   betsTotal,
@@ -76,4 +85,5 @@ export const processMetrics: readonly Metric[] = [
   finalizeFailuresTotal,
   webhookDeliveriesTotal,
   streamClients,
+  displayStoreUsers,
 ];

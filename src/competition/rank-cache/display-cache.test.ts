@@ -1,5 +1,6 @@
 /**
- * The display cache: a store of every user loaded once (table pages in storage order) when a page first misses, the users
+ * The display cache: a store of every user loaded once in the background (table pages in storage order) when a page
+ * first misses, pages answered by their own query meanwhile, the users
  * created or changed since loaded one query per page, and a profile change never shown from memory again.
  */
 import { expect, it } from "vitest";
@@ -45,17 +46,33 @@ function table(n: number, renamed = new Map<string, string>()) {
   };
 }
 
-it("loads every user once, 1,024 table pages a read, on the first miss; later pages anywhere need no query", async () => {
+it("answers the first page by its query while every user loads in the background, 1,024 table pages a read; later pages anywhere need no query", async () => {
   const cache = new DisplayCache();
   const t = table(250_000);
-  const first = await cache.displayOf(["3", "249999", "102401"], t.source);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const held: DisplaySource = {
+    ...t.source,
+    inPages: async (from, to) => {
+      await gate;
+      return t.source.inPages(from, to);
+    },
+  };
+  // The load is held at its first read: the page is answered anyway, by one query for its users.
+  const first = await cache.displayOf(["3", "249999", "102401"], held);
   expect([...first]).toEqual([
     ["3", info(3)],
     ["249999", info(249999)],
     ["102401", info(102401)],
   ]);
+  expect(cache.storedUsers).toBe(0);
+  release();
+  await cache.settled();
+  expect(cache.storedUsers).toBe(250_000);
   expect(t.calls).toEqual({
-    of: [],
+    of: [["3", "249999", "102401"]],
     inPages: [
       [0, 1024],
       [1024, 2048],
@@ -63,8 +80,8 @@ it("loads every user once, 1,024 table pages a read, on the first miss; later pa
     ],
     extent: 1,
   });
-  await cache.displayOf(["250000", "1", "30000"], t.source);
-  expect(t.calls.of).toEqual([]);
+  await cache.displayOf(["250000", "1", "30000"], held);
+  expect(t.calls.of).toHaveLength(1);
   expect(t.calls.inPages).toHaveLength(3);
 });
 
@@ -79,19 +96,22 @@ it("a user met twice by the load (its row moved) is shown once; one it missed is
       { id: 5, ...info(5) },
     ],
   };
+  await cache.displayOf(["1"], moved);
+  await cache.settled();
   const page = await cache.displayOf(["5", "7", "6"], moved);
   expect([...page]).toEqual([
     ["5", info(5)],
     ["7", info(7)],
     ["6", info(6)],
   ]);
-  expect(t.calls.of).toEqual([["7"]]);
+  expect(t.calls.of).toEqual([["1"], ["7"]]);
 });
 
 it("loads a user created after the store in one query for the page, then holds it", async () => {
   const cache = new DisplayCache();
   const t = table(10);
   await cache.displayOf(["1"], t.source);
+  await cache.settled();
   t.grow(12);
   expect([...(await cache.displayOf(["11", "2", "12"], t.source))]).toEqual([
     ["11", info(11)],
@@ -99,7 +119,7 @@ it("loads a user created after the store in one query for the page, then holds i
     ["12", info(12)],
   ]);
   await cache.displayOf(["12", "11"], t.source);
-  expect(t.calls.of).toEqual([["11", "12"]]);
+  expect(t.calls.of).toEqual([["1"], ["11", "12"]]);
 });
 
 it("shows a changed profile's new name once the feed reports it", async () => {
@@ -107,6 +127,7 @@ it("shows a changed profile's new name once the feed reports it", async () => {
   const cache = new DisplayCache();
   const t = table(10, renamed);
   await cache.displayOf(["4"], t.source);
+  await cache.settled();
   renamed.set("4", "Renamed");
   expect((await cache.displayOf(["4"], t.source)).get("4")).toEqual(info(4));
   cache.forget(["4"]);
@@ -114,7 +135,7 @@ it("shows a changed profile's new name once the feed reports it", async () => {
     displayName: "Renamed",
     wallet: null,
   });
-  expect(t.calls.of).toEqual([["4"]]);
+  expect(t.calls.of).toEqual([["4"], ["4"]]);
 });
 
 it("a profile changed while the store loads is read again, though its page was read before the change", async () => {
@@ -136,12 +157,11 @@ it("a profile changed while the store loads is read again, though its page was r
       return users;
     },
   };
-  const first = cache.displayOf(["1"], slow);
-  await new Promise((r) => setImmediate(r));
+  await cache.displayOf(["1"], slow);
   renamed.set("3", "Renamed");
   cache.forget(["3"]);
   release();
-  await first;
+  await cache.settled();
   expect((await cache.displayOf(["3"], t.source)).get("3")).toEqual({ displayName: "Renamed", wallet: null });
 });
 
@@ -188,6 +208,8 @@ it("a failed load leaves the pages to their queries, and is not tried again at o
     },
   };
   expect((await cache.displayOf(["1"], failing)).get("1")).toEqual(info(1));
+  await cache.settled();
   expect((await cache.displayOf(["2"], failing)).get("2")).toEqual(info(2));
+  await cache.settled();
   expect(t.calls).toEqual({ of: [["1"], ["2"]], inPages: [], extent: 1 });
 });

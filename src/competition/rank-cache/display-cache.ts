@@ -2,9 +2,10 @@
  * What ladder rows show of a user (display name, checksummed wallet), kept in memory so that a ladder page is
  * built without a query:
  *
- * - **the store** (display-store.ts): every user of the table, packed (≈ 65 bytes a user), loaded once when a page
- *   first misses display data, reading the table in storage order LOAD_PAGES pages at a time (that page, and any
- *   arriving meanwhile, wait for it, as they wait for a week's rank load). A table above `maxStoredUsers` gets no
+ * - **the store** (display-store.ts): every user of the table, packed (≈ 65 bytes a user), loaded once in the
+ *   background when a page first misses display data, reading the table in storage order LOAD_PAGES pages at a
+ *   time. No page waits for it: until it is ready, pages query their users as below (at 1,000,000 users the load
+ *   takes 7–12 s, which the first page after a start used to wait out). A table above `maxStoredUsers` gets no
  *   store. A user the load missed (its row moved meanwhile) is loaded as one created after it.
  * - **the entries**: users loaded one page at a time, in one query for a page's missing users: those created
  *   after the store's load, those whose profile changed since, all of them when there is no store. At most
@@ -15,6 +16,7 @@
  * before the change committed). Measured in docs/performance.md ("The full run again, session 2"); decided in
  * docs/decisions.md ("Display data of every user in one packed store").
  */
+import { displayStoreUsers } from "../../metrics/app-metrics.js";
 import { type DisplayInfo, DisplayStore } from "./display-store.js";
 
 const MAX_ENTRIES = 100_000;
@@ -54,8 +56,7 @@ export class DisplayCache {
       if (d) held.set(id, d);
     };
     ids.forEach(hold);
-    if (held.size < ids.length && !this.store && (await this.storeLoaded(source)))
-      for (const id of ids) if (!held.has(id)) hold(id);
+    if (held.size < ids.length && !this.store) this.startStoreLoad(source);
     const missing = ids.filter((id) => !held.has(id));
     let loaded = new Map<string, DisplayInfo>();
     if (missing.length > 0) {
@@ -80,18 +81,24 @@ export class DisplayCache {
     }
   }
 
-  /** Waits for the store's load (started on first call, shared); false when there is no store to read. */
-  private async storeLoaded(source: DisplaySource): Promise<boolean> {
-    if (!this.storeLoad) {
-      if (performance.now() - this.failedAt < RETRY_MS) return false;
-      this.storeLoad = this.loadStore(source).catch(() => {
-        this.forgottenWhileLoading = null;
-        this.failedAt = performance.now();
-        this.storeLoad = null;
-      });
-    }
+  /** Users held by the store (0 until it is loaded): the gauge `app_display_store_users`. */
+  get storedUsers(): number {
+    return this.store?.size ?? 0;
+  }
+
+  /** Resolves when the store's load in progress (if any) has ended, loaded or failed. */
+  async settled(): Promise<void> {
     await this.storeLoad;
-    return this.store !== null;
+  }
+
+  /** Starts the store's load in the background unless it runs, is done, or failed less than RETRY_MS ago. */
+  private startStoreLoad(source: DisplaySource): void {
+    if (this.storeLoad || performance.now() - this.failedAt < RETRY_MS) return;
+    this.storeLoad = this.loadStore(source).catch(() => {
+      this.forgottenWhileLoading = null;
+      this.failedAt = performance.now();
+      this.storeLoad = null;
+    });
   }
 
   private async loadStore(source: DisplaySource): Promise<void> {
@@ -113,5 +120,6 @@ export class DisplayCache {
     for (const id of this.forgottenWhileLoading) store.markStale(Number(id));
     this.forgottenWhileLoading = null;
     this.store = store;
+    displayStoreUsers.set(store.size);
   }
 }
