@@ -5,7 +5,7 @@
  * - `npx tsx bench/direct.ts bets [--engine …] [--seconds 5]`: 200 players (100,000 credits each) place 1-credit
  *   bets on one event from 50 concurrent tasks through `placeBet`, with the app's group commit (`--alone`: one
  *   transaction per bet). Prints bets/s, p99, and checks that the stored predictions equal the debited credits.
- * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000]`: the bench's data set (20,000 players) and
+ * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000] [--players 20000]`: the bench's data set and
  *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed, and the CPU the
  *   settle used (this process; on PostgreSQL also the backends serving the scratch database, from /proc).
  * - `npx tsx bench/direct.ts finalize [--engine …] [--players 200000] [--repeat 3]`: the bench's data set of
@@ -30,7 +30,7 @@ const { positionals, values: args } = parseArgs({
     seconds: { type: "string", default: "5" },
     settle: { type: "string", default: "20000" },
     alone: { type: "boolean", default: false },
-    players: { type: "string", default: "200000" },
+    players: { type: "string" },
     repeat: { type: "string", default: "3" },
   },
 });
@@ -105,8 +105,9 @@ function timeStatements(db: Database["db"], timings: Array<[string, number]>): v
 
 async function measureSettle(database: Database): Promise<void> {
   const count = Number(args.settle);
-  await buildDataset(database, 20_000, () => {});
-  await buildSettleEvent(database, count, 20_000);
+  const players = Number(args.players ?? 20_000);
+  await buildDataset(database, players, () => {});
+  await buildSettleEvent(database, count, players);
   await database.db.execute(sql`set session_replication_role = origin`);
   const timings: Array<[string, number]> = [];
   timeStatements(database.bulkDb, timings);
@@ -136,7 +137,7 @@ async function measureSettle(database: Database): Promise<void> {
 }
 
 async function measureFinalize(database: Database): Promise<void> {
-  const players = Number(args.players);
+  const players = Number(args.players ?? 200_000);
   const t0 = performance.now();
   await buildDataset(database, players, () => {});
   console.log(

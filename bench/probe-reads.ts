@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
+ * [--route ladder|me|both|fixed] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
  * /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts does (production
  * settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
@@ -164,8 +164,16 @@ async function main() {
   };
   const { base, server } = await start(data.url, data.dir, data.secrets);
   try {
-    if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
-    if (args.route !== "ladder") await measure("/me", base, server.pid!, me);
+    if (args.route === "fixed") {
+      // One page over and over: the page is built once per cache sync (the read model's memo), so what is
+      // measured is the HTTP stack's own cost per request (hooks, serialization, ETag, the socket write).
+      const path = `/api/competition/leaderboard?week=${W}&offset=777&limit=50`;
+      await measure("one fixed ladder page", base, server.pid!, { method: "GET", path });
+      await measure("/api/competition/meta", base, server.pid!, { method: "GET", path: "/api/competition/meta" });
+    } else {
+      if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
+      if (args.route !== "ladder") await measure("/me", base, server.pid!, me);
+    }
     if (args.bare) {
       const l = Buffer.from(
         await (

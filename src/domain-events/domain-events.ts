@@ -100,7 +100,7 @@ export interface DomainEvent {
  */
 export async function recordDomainEventsFrom(tx: Tx, type: DomainEventType, source: SQL): Promise<void> {
   await insertSelectedEvents(tx, type, source, DOMAIN_EVENTS_CHANNEL);
-  markTransactionForSignal();
+  markTransactionForSignal(tx);
 }
 
 /** Records one event in the caller's transaction. */
@@ -111,7 +111,7 @@ export function recordDomainEvent(tx: Tx, event: NewDomainEvent): Promise<void> 
 /** Records events in the caller's transaction, in one statement however many (a settle may write 100,000). */
 export async function recordDomainEvents(tx: Tx, events: readonly NewDomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  markTransactionForSignal();
+  markTransactionForSignal(tx);
   await insertEvents(
     tx,
     events.map((e) => ({
