@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEnvelope(app);
   registerRequestLog(app);
   registerShutdownGate(app);
-  await registerSecurityHeaders(app, { production: config.env === "production" });
+  registerSecurityHeaders(app, { production: config.env === "production" });
   // The default domains and origins follow the port actually listened on (PORT=0 picks one at listen time).
   const origins = new SignInOrigins(config, () => {
     const address = app.server.address();
