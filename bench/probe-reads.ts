@@ -169,7 +169,10 @@ async function main() {
       // measured is the HTTP stack's own cost per request (hooks, serialization, ETag, the socket write).
       const path = `/api/competition/leaderboard?week=${W}&offset=777&limit=50`;
       await measure("one fixed ladder page", base, server.pid!, { method: "GET", path });
-      await measure("/api/competition/meta", base, server.pid!, { method: "GET", path: "/api/competition/meta" });
+      await measure("/api/competition/meta", base, server.pid!, {
+        method: "GET",
+        path: "/api/competition/meta",
+      });
     } else {
       if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
       if (args.route !== "ladder") await measure("/me", base, server.pid!, me);

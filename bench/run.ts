@@ -252,7 +252,9 @@ async function startService(run: Run, phase: string): Promise<void> {
   // The display store loads in the background from that read on; the phases measure the service once it is warm.
   await displayStoreLoaded(run.base);
   run.result.displayLoadSec = Number(((Date.now() - t) / 1000).toFixed(2));
-  log(`  display store loaded (app_display_store_users > 0): ${run.result.displayLoadSec} s after that read began`);
+  log(
+    `  display store loaded (app_display_store_users > 0): ${run.result.displayLoadSec} s after that read began`,
+  );
 }
 
 /** Polls GET /metrics until the display store holds users (120 s at most). */
