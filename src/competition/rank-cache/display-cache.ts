@@ -57,13 +57,12 @@ export class DisplayCache {
     };
     ids.forEach(hold);
     if (held.size < ids.length && !this.store) this.startStoreLoad(source);
+    // Every user held (the store loaded): `held` is the answer, in the order of `ids`.
+    if (held.size === ids.length) return held;
     const missing = ids.filter((id) => !held.has(id));
-    let loaded = new Map<string, DisplayInfo>();
-    if (missing.length > 0) {
-      loaded = await source.of(missing);
-      if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
-      for (const [id, d] of loaded) this.entries.set(id, d);
-    }
+    const loaded = await source.of(missing);
+    if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
+    for (const [id, d] of loaded) this.entries.set(id, d);
     return new Map(
       ids.flatMap((id) => {
         const d = held.get(id) ?? loaded.get(id);
