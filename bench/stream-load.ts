@@ -19,6 +19,7 @@ import { createScratchPostgres } from "../test/db.js";
 import { openStream, type SseClient } from "../test/sse-client.js";
 import { processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON } from "./dataset.js";
+import { clientAddress } from "./load.js";
 import { ADMIN_HEADERS, fetchJson, sessionCookies, startServer, stopServer } from "./service.js";
 
 const { values: args } = parseArgs({
@@ -130,7 +131,12 @@ async function main(): Promise<void> {
     const connectStart = performance.now();
     const streams = await pool(ids, 100, async (id) => ({
       id,
-      stream: await openStream(base, { cookie: cookies.get(id)! }),
+      // Each from its own client address, as real pages are (one address may open 300 reads a minute, streams
+      // included: RATE_LIMIT_READ_PER_MIN), through the trusted proxy's x-forwarded-for as in the main bench.
+      stream: await openStream(base, {
+        cookie: cookies.get(id)!,
+        headers: { "x-forwarded-for": clientAddress() },
+      }),
     }));
     const connectMs = performance.now() - connectStart;
     const refused = streams.filter((s) => s.stream.status !== 200).length;
