@@ -80,7 +80,7 @@ export class DisplayCache {
     }
   }
 
-  /** Users held by the store (0 until it is loaded): the gauge `app_display_store_users`. */
+  /** Users held by the store (0 until it is loaded): the figure `loadStore` gives the gauge `app_display_store_users`. */
   get storedUsers(): number {
     return this.store?.size ?? 0;
   }
