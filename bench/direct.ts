@@ -8,12 +8,16 @@
  * - `npx tsx bench/direct.ts settle [--engine …] [--settle 20000] [--players 20000]`: the bench's data set and
  *   settle event, then `settleEvent` with each SQL statement of the settle transaction timed, and the CPU the
  *   settle used (this process; on PostgreSQL also the backends serving the scratch database, from /proc).
+ *   On PostgreSQL, `--keep NAME` builds the data set and settle event into a database NAME and stops there (kept
+ *   for later runs); `--from NAME` settles a copy of NAME (CREATE DATABASE … TEMPLATE NAME), dropped at the end,
+ *   so each experiment on a 1M-player data set costs a copy instead of a build.
  * - `npx tsx bench/direct.ts finalize [--engine …] [--players 200000] [--repeat 3]`: the bench's data set of
  *   `--players` players, weeks 0–9 finalized, then `finalizeWeek` of the big week 10 with each SQL statement of
  *   its transaction timed; `--repeat` times, each after undoing the previous finalize (and a VACUUM).
  */
 import { parseArgs } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
+import pg from "pg";
 import type { Clock } from "../src/clock.js";
 import { finalizeWeek } from "../src/competition/finalize-week.js";
 import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js";
@@ -32,6 +36,8 @@ const { positionals, values: args } = parseArgs({
     alone: { type: "boolean", default: false },
     players: { type: "string" },
     repeat: { type: "string", default: "3" },
+    keep: { type: "string" },
+    from: { type: "string" },
   },
 });
 const BET_PLAYERS = 200;
@@ -106,8 +112,11 @@ function timeStatements(db: Database["db"], timings: Array<[string, number]>): v
 async function measureSettle(database: Database): Promise<void> {
   const count = Number(args.settle);
   const players = Number(args.players ?? 20_000);
-  await buildDataset(database, players, () => {});
-  await buildSettleEvent(database, count, players);
+  if (!args.from) {
+    await buildDataset(database, players, () => {});
+    await buildSettleEvent(database, count, players);
+    if (args.keep) return console.log(`${args.engine}: data set kept in database ${args.keep}`);
+  }
   await database.db.execute(sql`set session_replication_role = origin`);
   const timings: Array<[string, number]> = [];
   timeStatements(database.bulkDb, timings);
@@ -188,12 +197,30 @@ async function measureFinalize(database: Database): Promise<void> {
   console.log(`${args.engine} ${players}: finalize ms ${totals.map((ms) => Math.round(ms)).join(", ")}`);
 }
 
-const scratch = args.engine === "postgres" ? await createScratchPostgres() : null;
+const scratch =
+  args.engine !== "postgres"
+    ? null
+    : args.keep
+      ? await namedDatabase(args.keep)
+      : await createScratchPostgres(args.from ? { template: args.from } : {});
 const database = await openDatabase({
   databaseUrl: scratch?.url ?? null,
   dataDir: null,
   statementTimeoutMs: 600_000,
 });
+/** A fresh database NAME on DATABASE_URL's server, kept after the run (`--keep`). */
+async function namedDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`--keep ${name}: lower-case letters, digits and _`);
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: async () => {} };
+}
+
 try {
   if (positionals[0] === "settle") await measureSettle(database);
   else if (positionals[0] === "finalize") await measureFinalize(database);

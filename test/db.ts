@@ -12,14 +12,16 @@ export const testEngine = (process.env.TEST_DB ?? "pglite") as "pglite" | "postg
 
 /** The URL of a brand-new empty PostgreSQL database, and a function that drops it. */
 export async function createScratchPostgres(
-  opts: { fromTemplate?: boolean } = {},
+  opts: { fromTemplate?: boolean; template?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TEST_DB=postgres needs DATABASE_URL");
   const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  if (opts.fromTemplate) {
+  if (opts.template) {
+    await admin.query(`create database ${name} template ${opts.template}`);
+  } else if (opts.fromTemplate) {
     const template = postgresTemplateName();
     const found = await admin.query("select 1 from pg_database where datname = $1", [template]);
     await admin.query(

@@ -62,7 +62,7 @@ async function tableCounts() {
 async function totalSp(userId: string): Promise<number> {
   const [r] = await rows<{ total_sp: string }>(
     t.database.db,
-    sql`select total_sp::text as total_sp from users where id = ${userId}`,
+    sql`select coalesce((select total_sp from user_sp_totals where user_id = ${userId}), 0)::text as total_sp`,
   );
   return Number(r!.total_sp);
 }

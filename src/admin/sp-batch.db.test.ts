@@ -38,7 +38,13 @@ async function q<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return rows<T>(t.database.db, query);
 }
 const totalSp = async (userId: string) =>
-  Number((await q<{ n: string }>(sql`select total_sp::text as n from users where id = ${userId}`))[0]!.n);
+  Number(
+    (
+      await q<{ n: string }>(
+        sql`select coalesce((select total_sp from user_sp_totals where user_id = ${userId}), 0)::text as n`,
+      )
+    )[0]!.n,
+  );
 const weekSp = async (week: number, userId: string) =>
   Number(
     (
@@ -354,7 +360,7 @@ describe("concurrent batches", () => {
     // Each wallet's user got one row from each batch.
     for (const w of [wallets[0]!, wallets[39]!]) {
       const [u] = await q<{ total_sp: string }>(
-        sql`select total_sp::text as total_sp from users where wallet = ${w}`,
+        sql`select t.total_sp::text as total_sp from user_sp_totals t join users u on u.id = t.user_id where u.wallet = ${w}`,
       );
       expect(Number(u!.total_sp)).toBe(2);
     }

@@ -192,6 +192,7 @@ describe("seed-demo", () => {
     "usdc_claims",
     "sp_ledger",
     "week_user_sp",
+    "user_sp_totals",
     "protocol_fees",
     "competition_weeks",
     "competition_leaderboard_snapshots",
@@ -207,7 +208,7 @@ describe("seed-demo", () => {
     }
     const [sums] = await rows<{ sp: string; credits: string; claimed: string }>(
       ctx.database.db,
-      sql`select (select coalesce(sum(total_sp), 0) from users)::text as sp,
+      sql`select (select coalesce(sum(total_sp), 0) from user_sp_totals)::text as sp,
                  (select coalesce(sum(credits_balance), 0) from users)::text as credits,
                  (select count(*) from predictions where claimed_at is not null)::text as claimed`,
     );

@@ -11,6 +11,7 @@ export const TABLE_OWNERS = {
   events: "events",
   sp_ledger: "ledger",
   week_user_sp: "ledger",
+  user_sp_totals: "ledger",
   credits_ledger: "ledger",
   predictions: "predictions",
   bet_quotes: "predictions",
@@ -43,7 +44,7 @@ export const SQL_GRANTS: ReadonlyArray<{ capability: string; table: TableName; w
   {
     capability: "ledger",
     table: "users",
-    why: "maintains users.total_sp and users.credits_balance, and locks the users' rows, in the entry's own statements",
+    why: "maintains users.credits_balance, and locks the users' rows, in the entry's own statements",
   },
   {
     capability: "ledger",
@@ -62,8 +63,13 @@ export const SQL_GRANTS: ReadonlyArray<{ capability: string; table: TableName; w
   },
   {
     capability: "leaderboard",
+    table: "user_sp_totals",
+    why: "the all-time ladder ranks over the maintained totals' (total_sp, user_id) index",
+  },
+  {
+    capability: "leaderboard",
     table: "users",
-    why: "the all-time ladder ranks over users.total_sp's index",
+    why: "a page of the all-time ladder joins its players' names and wallets in the same query",
   },
   {
     capability: "auth",

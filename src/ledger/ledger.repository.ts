@@ -1,6 +1,6 @@
 /**
  * The SP ledger's SQL (private to src/ledger; others use ledger.ts): the only writer of ledger rows and of the totals
- * maintained from them (users.total_sp and the per-week competitive SP in week_user_sp), always in the caller's
+ * maintained from them (user_sp_totals and the per-week competitive SP in week_user_sp), always in the caller's
  * transaction so the totals never drift. Append an entry, move an event's competitive SP between weeks, reverse an
  * entry whose source vanished (a chain bet orphaned by a reorganisation).
  */
@@ -63,11 +63,13 @@ export async function appendSpEntry(
 /**
  * Appends ledger rows set-based, each unless its externalId was seen before (then its result is the first row,
  * `created: false`; a later entry of the same call with the same externalId gets the earlier one's row), and
- * keeps the maintained totals (users.total_sp, week_user_sp with its rank-feed xid) in the same statement. Results
+ * keeps the maintained totals (user_sp_totals, week_user_sp with its rank-feed xid) in the same statement. Results
  * are in the order given. An unknown user or event throws NOT_FOUND and writes nothing.
  *
  * Locks, always in this order so concurrent appends cannot deadlock: the events' shared advisory locks (sorted),
- * the users' rows (sorted by id), the ledger's external ids (inserted sorted), the week_user_sp rows (sorted).
+ * the users' rows (sorted by id), the ledger's external ids (inserted sorted), the user_sp_totals rows (sorted),
+ * the week_user_sp rows (sorted). The users' rows stand for everything of a user the append writes: two appends
+ * for one user meet there first.
  * The shared per-event lock keeps a concurrent kickoff change (moveEventSp) from moving an event between weeks
  * mid-way; it is taken in its own statement so the kickoffs are read (by the next statement) after it is held.
  */
@@ -160,7 +162,7 @@ export async function appendSpEntries(
  * The append statement of `inp` (rows `(user_id, type, amount, event_id, external_id, reverses_id)`, at most one
  * per external id) whose events are `eventIds` (a text[] expression), ending with `final` (a select over the
  * CTEs `ev` — the events found — and `ins` — the rows inserted): the rows inserted in external-id order unless the
- * external id exists, users.total_sp and week_user_sp in the same statement, nothing when an event is missing.
+ * external id exists, user_sp_totals and week_user_sp in the same statement, nothing when an event is missing.
  */
 function appendRowsSql(season: Season, inp: SQL, eventIds: SQL, final: SQL): SQL {
   const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
@@ -178,8 +180,9 @@ function appendRowsSql(season: Season, inp: SQL, eventIds: SQL, final: SQL): SQL
           returning *
         ),
         tot as (
-          update users u set total_sp = u.total_sp + s.amount
-          from (select user_id, sum(amount) as amount from ins group by user_id) s where u.id = s.user_id
+          insert into user_sp_totals (user_id, total_sp)
+          select user_id, sum(amount) from ins group by user_id order by user_id
+          on conflict (user_id) do update set total_sp = user_sp_totals.total_sp + excluded.total_sp
         ),
         wsp as (
           insert into week_user_sp (week, user_id, sp)
