@@ -113,7 +113,8 @@ export const spLedger = pgTable(
   },
   (t) => [
     uniqueIndex("sp_ledger_external_id_key").on(t.externalId),
-    uniqueIndex("sp_ledger_reverses_key").on(t.reversesId),
+    // Partial: nearly every row has no reverses_id, and a null entry in the index was a write per row for nothing.
+    uniqueIndex("sp_ledger_reverses_key").on(t.reversesId).where(sql`${t.reversesId} is not null`),
     index("sp_ledger_user_idx").on(t.userId, t.id),
     index("sp_ledger_event_idx").on(t.eventId),
     check(
