@@ -197,6 +197,8 @@ async function measureFinalize(database: Database): Promise<void> {
   console.log(`${args.engine} ${players}: finalize ms ${totals.map((ms) => Math.round(ms)).join(", ")}`);
 }
 
+if ((args.keep || args.from) && args.engine !== "postgres")
+  throw new Error("--keep and --from need --engine postgres");
 const scratch =
   args.engine !== "postgres"
     ? null
