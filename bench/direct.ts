@@ -17,7 +17,6 @@
  */
 import { parseArgs } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
-import pg from "pg";
 import type { Clock } from "../src/clock.js";
 import { finalizeWeek } from "../src/competition/finalize-week.js";
 import { type Database, openDatabase, rows, type Tx } from "../src/db/client.js";
@@ -202,32 +201,18 @@ if ((args.keep || args.from) && args.engine !== "postgres")
 const scratch =
   args.engine !== "postgres"
     ? null
-    : args.keep
-      ? await namedDatabase(args.keep)
-      : await createScratchPostgres(args.from ? { template: args.from } : {});
+    : await createScratchPostgres(args.keep ? { name: args.keep } : args.from ? { template: args.from } : {});
 const database = await openDatabase({
   databaseUrl: scratch?.url ?? null,
   dataDir: null,
   statementTimeoutMs: 600_000,
 });
-/** A fresh database NAME on DATABASE_URL's server, kept after the run (`--keep`). */
-async function namedDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`--keep ${name}: lower-case letters, digits and _`);
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: async () => {} };
-}
-
 try {
   if (positionals[0] === "settle") await measureSettle(database);
   else if (positionals[0] === "finalize") await measureFinalize(database);
   else await measureBets(database);
 } finally {
   await database.close();
-  await scratch?.drop();
+  // `--keep`: the data set stays for later runs (`--from`).
+  if (!args.keep) await scratch?.drop();
 }

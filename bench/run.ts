@@ -261,12 +261,16 @@ async function startService(run: Run, phase: string): Promise<void> {
 async function displayStoreLoaded(base: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) });
-    const line = (await res.text()).split("\n").find((l) => l.startsWith("app_display_store_users "));
-    if (Number(line?.split(" ")[1] ?? 0) > 0) return;
+    if ((await readMetrics(base))("app_display_store_users") > 0) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("the display store did not load within 120 s");
+}
+
+/** GET /metrics (5 s at most), and a reader of an unlabelled sample's value by its name (0 when absent). */
+async function readMetrics(base: string): Promise<(name: string) => number> {
+  const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  return (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
 }
 
 /**
@@ -679,9 +683,8 @@ async function setClock(base: string, now: string): Promise<void> {
  * WebAssembly memory) from GET /metrics. Shows which phase a peak above the target comes from.
  */
 async function noteMemory(run: Run, before: string): Promise<void> {
-  const metrics = await (await fetch(`${run.base}/metrics`)).text();
-  const mb = (name: string) =>
-    Math.round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1] ?? 0) / 2 ** 20);
+  const metric = await readMetrics(run.base);
+  const mb = (name: string) => Math.round(metric(name) / 2 ** 20);
   const note = {
     rss: processMemoryMb(run.server.pid, "VmRSS") ?? 0,
     peak: processMemoryMb(run.server.pid, "VmHWM") ?? 0,

@@ -10,15 +10,25 @@ import { pgliteTemplate, postgresTemplateName } from "./db-template.js";
 
 export const testEngine = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
 
-/** The URL of a brand-new empty PostgreSQL database, and a function that drops it. */
+/**
+ * The URL of a brand-new PostgreSQL database (empty, or a copy of `template`; named `name` when given, else a
+ * random name), and a function that drops it.
+ */
 export async function createScratchPostgres(
-  opts: { fromTemplate?: boolean; template?: string } = {},
+  opts: { fromTemplate?: boolean; template?: string; name?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TEST_DB=postgres needs DATABASE_URL");
-  const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  for (const given of [opts.name, opts.template]) {
+    if (given !== undefined && !/^[a-z_][a-z0-9_]*$/.test(given)) {
+      throw new Error(`database name ${given}: lower-case letters, digits and _`);
+    }
+  }
+  const name = opts.name ?? `t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
+  // A named database replaces the one of that name (a kept data set built again).
+  if (opts.name) await admin.query(`drop database if exists ${name} with (force)`);
   if (opts.template) {
     await admin.query(`create database ${name} template ${opts.template}`);
   } else if (opts.fromTemplate) {
