@@ -8,12 +8,12 @@
  * running server through the typed SDK, as the signed-in player (client-commands.ts).
  */
 import { parseArgs } from "node:util";
-import { PREDICTION_STATUSES } from "../predictions/schema.js";
-import { SEED_DEFAULTS } from "./seed-demo.js";
+import { PREDICTION_STATUSES, type PredictionStatus } from "../predictions/statuses.js";
 
 export class UsageError extends Error {}
 
-type PredictionStatus = (typeof PREDICTION_STATUSES)[number];
+/** What `seed-demo` seeds without --players and --seed. */
+const SEED_DEFAULTS = { players: 300, seed: "demo" } as const;
 
 /** The commands that call a running server's API (client-commands.ts); `url` overrides the default server. */
 export type ClientCommand = { url?: string } & (
@@ -60,6 +60,14 @@ export type ParsedCommand =
   | { command: "seed-demo"; players: number; seed: string }
   | { command: "backup"; file: string }
   | { command: "restore"; file: string; overwrite: boolean };
+
+/** The operator's commands: they run on a database (a player's call a server: client-commands.ts). */
+export type RunnableCommand = Exclude<ParsedCommand, { command: "help" } | ClientCommand>;
+
+/** The JSON files a command names (read by the CLI before it sends the command to a server). */
+export function filesOf(cmd: RunnableCommand): string[] {
+  return cmd.command === "event-upsert" || cmd.command === "import-events" ? [cmd.file] : [];
+}
 
 /** `--print FIELD` (anywhere on the line): the dotted path of the one field of the result to print. */
 export function takePrintOption(argv: readonly string[]): { argv: string[]; print: string | null } {

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } from "../../test/app.js";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
+import { unpackTemplateInto } from "../../test/db-template.js";
 import { bet, claim, dataOf, postResult, putEvent } from "../../test/player-api.js";
 import { type Database, openDatabase } from "../db/client.js";
 import { LOCK_FILE } from "../db/data-dir-lock.js";
@@ -109,7 +110,7 @@ describe("backup and restore", () => {
       reopen = () => openDatabase({ databaseUrl: scratch.url, dataDir: null, poolSize: 3 });
       env = { DATABASE_URL: scratch.url };
     } else {
-      const dataDir = join(work, "data");
+      const dataDir = unpackTemplateInto(join(work, "data"));
       reopen = () => openDatabase({ databaseUrl: null, dataDir });
       env = { DATA_DIR: dataDir };
     }

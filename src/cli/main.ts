@@ -10,9 +10,7 @@
  */
 
 import { resolve } from "node:path";
-import { AdjustableClock } from "../clock.js";
-import { loadConfig } from "../config.js";
-import { databaseOptions, openDatabase } from "../db/client.js";
+import { type Config, loadConfig } from "../config.js";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { AppError } from "../errors.js";
 import { startupProblem } from "../startup-problem.js";
@@ -21,21 +19,43 @@ import {
   type ParsedCommand,
   parseCommandLine,
   pickField,
+  type RunnableCommand,
   takePrintOption,
   USAGE,
   UsageError,
 } from "./arguments.js";
-import { restoreCommand } from "./backup.js";
 import { readJsonFile } from "./json-file.js";
 import { errorLine, toJson } from "./output.js";
 import { runOnServer, verifyHolder } from "./remote.js";
-import { runCommand } from "./run-command.js";
 
 /** What the CLI prints on success: the result as JSON, or one field of it (a string as is, for `$(…)`). */
 function outputOf(result: unknown, print: string | null): string {
   if (print === null) return toJson(result);
   const field = pickField(result, print);
   return typeof field === "string" ? field : toJson(field);
+}
+
+/**
+ * Runs an operator's command on the configured database. The database layer and the use cases are loaded only
+ * here: a command sent to a running server (the usual case beside `npm start`) or a player's command starts
+ * without them (≈ 1 s less per command).
+ */
+async function runLocally(config: Config, cmd: RunnableCommand): Promise<unknown> {
+  const [{ databaseOptions, openDatabase }, { runCommand }, { AdjustableClock }] = await Promise.all([
+    import("../db/client.js"),
+    import("./run-command.js"),
+    import("../clock.js"),
+  ]);
+  const database = await openDatabase(databaseOptions(config)).catch((err: unknown) => {
+    if (err instanceof DataDirLockedError) throw err;
+    // A missing or unreachable database: one line naming the problem and the fix, as the server says it.
+    throw new AppError("SERVICE_UNAVAILABLE", startupProblem("database", err, config));
+  });
+  try {
+    return await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
+  } finally {
+    await database.close();
+  }
 }
 
 async function main(commandLine: readonly string[]): Promise<number> {
@@ -66,22 +86,14 @@ async function main(commandLine: readonly string[]): Promise<number> {
     }
     if (cmd.command === "restore") {
       // Never through openDatabase: restore replaces the database it would open (cli/backup.ts).
+      const { restoreCommand } = await import("./backup.js");
       process.stdout.write(`${toJson(await restoreCommand(config, cmd))}\n`);
       return 0;
     }
     // Beside a running server the file is written by that server: it gets the CLI's absolute path.
     const sent = cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv;
     try {
-      const database = await openDatabase(databaseOptions(config)).catch((err: unknown) => {
-        if (err instanceof DataDirLockedError) throw err;
-        // A missing or unreachable database: one line naming the problem and the fix, as the server says it.
-        throw new AppError("SERVICE_UNAVAILABLE", startupProblem("database", err, config));
-      });
-      try {
-        result = await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
-      } finally {
-        await database.close();
-      }
+      result = await runLocally(config, cmd);
     } catch (err) {
       if (!(err instanceof DataDirLockedError)) throw err;
       // The token goes only to a server that proves it holds the lock (remote.ts).

@@ -14,8 +14,7 @@ import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { isIdentityProof, LOCK_FILE, type LockHolder } from "../db/data-dir-lock.js";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../errors.js";
-import type { RunnableCommand } from "./run-command.js";
-import { filesOf } from "./run-command.js";
+import { filesOf, type RunnableCommand } from "./arguments.js";
 
 const TIMEOUT_MS = 10 * 60_000;
 /**

@@ -4,7 +4,7 @@
  * what the CLI sent along.
  */
 import { AppError } from "../errors.js";
-import type { ClientCommand, ParsedCommand } from "./arguments.js";
+import type { RunnableCommand } from "./arguments.js";
 import { backupCommand } from "./backup.js";
 import type { CliContext } from "./cli-context.js";
 import {
@@ -17,14 +17,6 @@ import {
 } from "./commands.js";
 import { importEventsCommand } from "./import-events.js";
 import { seedDemoCommand } from "./seed-demo.js";
-
-/** The operator's commands: they run on a database (a player's call a server: client-commands.ts). */
-export type RunnableCommand = Exclude<ParsedCommand, { command: "help" } | ClientCommand>;
-
-/** The JSON files a command names (read by the CLI before it sends the command to a server). */
-export function filesOf(cmd: RunnableCommand): string[] {
-  return cmd.command === "event-upsert" || cmd.command === "import-events" ? [cmd.file] : [];
-}
 
 export async function runCommand(
   ctx: CliContext,

@@ -36,7 +36,6 @@ export interface SeedDemoInput {
   seed: string;
 }
 
-export const SEED_DEFAULTS: SeedDemoInput = { players: 300, seed: "demo" };
 export const MAX_PLAYERS = 10_000;
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {

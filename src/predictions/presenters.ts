@@ -6,7 +6,7 @@ import type { PredictionRow } from "./predictions.repository.js";
 import type { QuoteResult } from "./quote-bet.js";
 import type { Reconciliation } from "./reconcile-payouts.js";
 import type { RejectCode } from "./rejection.js";
-import type { PREDICTION_STATUSES } from "./schema.js";
+import type { PredictionStatus } from "./statuses.js";
 
 export function presentPrediction(p: PredictionRow) {
   const common = {
@@ -17,7 +17,7 @@ export function presentPrediction(p: PredictionRow) {
     market: p.market,
     outcome: p.outcome,
     odds: formatOdds(p.oddsMilli),
-    status: p.status as (typeof PREDICTION_STATUSES)[number],
+    status: p.status as PredictionStatus,
     claimed: p.claimedAt !== null,
     placedAt: p.placedAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,

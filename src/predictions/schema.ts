@@ -4,6 +4,7 @@ import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
 import { IdString, IntegerEnum, Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
 import { REJECT_CODES } from "./rejection.js";
+import { PREDICTION_STATUSES } from "./statuses.js";
 
 const Key = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,32}$" });
 
@@ -101,8 +102,6 @@ export const ClaimBody = Type.Object(
   { predictionId: IdString({ description: "The `id` of a won or void prediction of the signed-in player" }) },
   { additionalProperties: false, title: "ClaimRequest", examples: [{ predictionId: "1" }] },
 );
-
-export const PREDICTION_STATUSES = ["pending", "open", "won", "lost", "void", "rejected"] as const;
 
 export const PredictionsQuery = Type.Object(
   {
