@@ -5,14 +5,14 @@
  * before: a second server started after the file was deleted and acknowledged writes were lost; the CLI sent the
  * token to whatever URL the file named.
  */
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, sql } from "../src/db/client.js";
 import { LOCK_FILE } from "../src/db/data-dir-lock.js";
 import { testEngine } from "./db.js";
+import { migratedDataDir } from "./db-template.js";
 import {
   ADMIN_HEADERS,
   baseEnv,
@@ -33,7 +33,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "sp-lock-"));
+  const d = migratedDataDir("sp-lock-");
   dirs.push(d);
   return d;
 }

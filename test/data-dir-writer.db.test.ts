@@ -9,18 +9,18 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, sql } from "../src/db/client.js";
 import { LOCK_FILE } from "../src/db/data-dir-lock.js";
 import { testEngine } from "./db.js";
+import { migratedDataDir } from "./db-template.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const ADMIN_TOKEN = "data-dir-admin-token";
-const dir = mkdtempSync(join(tmpdir(), "sp-datadir-"));
+const dir = migratedDataDir("sp-datadir-");
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");

@@ -8,8 +8,19 @@
  *   on the DATABASE_URL server, kept for the next runs.
  * - `ensureTemplates` runs once per test run (vitest globalSetup, test/global-setup.ts), before any test file.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { openDatabase } from "../src/db/client.js";
@@ -37,6 +48,26 @@ export function pgliteTemplate(): Blob | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A new temporary DATA_DIR holding the migrated PGlite template (the data directory `dumpDataDir` packs), for a
+ * server process: it opens an existing database instead of creating and migrating one, ≈ 2.5 s and 3 s of CPU to
+ * ready instead of ≈ 5 s and 7 s. Empty when the template has not been built (a drill run before any test run):
+ * the server then creates the database itself. The README walkthrough keeps an empty one: a first start is what
+ * it shows.
+ */
+export function migratedDataDir(prefix: string): string {
+  return unpackTemplateInto(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** `dir` (created if need be) holding the migrated PGlite template, as migratedDataDir; returns `dir`. */
+export function unpackTemplateInto(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const image = pgliteTemplatePath();
+  if (existsSync(image))
+    execFileSync("tar", ["-xzf", image, "-C", dir], { stdio: "ignore", timeout: 30_000 });
+  return dir;
 }
 
 async function ensurePgliteTemplate(): Promise<void> {

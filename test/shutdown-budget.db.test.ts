@@ -9,13 +9,12 @@
  * The process exits within the budget plus a small margin. On the code before, the unused connection and the slow
  * body kept the process alive past 20 s (Node waits on both; there was no budget).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "./db.js";
+import { migratedDataDir } from "./db-template.js";
 import {
   ADMIN_HEADERS,
   DRILL_ADMIN_TOKEN,
@@ -39,7 +38,7 @@ async function databaseEnv(): Promise<Record<string, string>> {
     cleanups.push(scratch.drop);
     return { DATABASE_URL: scratch.url };
   }
-  const dir = mkdtempSync(join(tmpdir(), "sp-shutdown-"));
+  const dir = migratedDataDir("sp-shutdown-");
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return { DATA_DIR: dir };
 }

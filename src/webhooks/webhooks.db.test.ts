@@ -8,15 +8,14 @@
  * Player A stakes 100 credits on home (2.15), player B 100 on away; the result is home: A wins
  * floor(100 × 2150 / 1000) = 215, B gets 0.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
+import { migratedDataDir } from "../../test/db-template.js";
 import { captureLog } from "../../test/log-capture.js";
 import { bet, dataOf, expectError, expectInvalid, postResult, putEvent } from "../../test/player-api.js";
 import { type Database, openDatabase } from "../db/client.js";
@@ -311,7 +310,7 @@ describe("webhooks", () => {
       open.push({ close: () => scratch.drop() });
       reopen = () => openDatabase({ databaseUrl: scratch.url, dataDir: null, poolSize: 5 });
     } else {
-      const dir = mkdtempSync(join(tmpdir(), "webhooks-restart-"));
+      const dir = migratedDataDir("webhooks-restart-");
       open.push({ close: async () => rmSync(dir, { recursive: true, force: true }) });
       reopen = () => openDatabase({ databaseUrl: null, dataDir: dir });
     }

@@ -3,11 +3,10 @@
  * private PostgreSQL cluster (private-postgres.ts, started once per run) for PostgreSQL. `storedExternalIds`
  * reads what the ledger holds afterwards, with no server running.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { openDatabase, rows, sql } from "../../src/db/client.js";
+import { migratedDataDir } from "../db-template.js";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres.js";
 
 export type Engine = "pglite" | "postgres";
@@ -26,7 +25,7 @@ let databases = 0;
 /** Fresh storage on `engine`. */
 export async function drillStorage(engine: Engine): Promise<DrillStorage> {
   if (engine === "pglite") {
-    const dir = mkdtempSync(join(tmpdir(), "sp-drill-"));
+    const dir = migratedDataDir("sp-drill-");
     return {
       engine,
       env: { DATA_DIR: dir },

@@ -3,9 +3,8 @@
  * seed-demo` (which the CLI sends to that server: it holds the DATA_DIR), while /readyz is polled every 100 ms.
  * Promised: every /readyz answers 200 within 1 s while the seed runs (checked; a broken promise throws).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { migratedDataDir } from "../db-template.js";
 import { baseEnv, request, sleep, spawnTs, startServer, stopServer } from "./server-process.js";
 
 export interface HeavyJobResult {
@@ -16,7 +15,7 @@ export interface HeavyJobResult {
 }
 
 export async function seedBesideServerDrill(players = 300): Promise<HeavyJobResult> {
-  const dir = mkdtempSync(join(tmpdir(), "sp-heavy-"));
+  const dir = migratedDataDir("sp-heavy-");
   const server = await startServer({ DATA_DIR: dir });
   try {
     const polls: number[] = [];
