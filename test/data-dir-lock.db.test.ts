@@ -5,6 +5,8 @@
  * before: a second server started after the file was deleted and acknowledged writes were lost; the CLI sent the
  * token to whatever URL the file named.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
@@ -158,6 +160,21 @@ describe.skipIf(testEngine !== "pglite")(
       expect(JSON.parse(run.stdout())).toMatchObject({ created: true });
       expect(stranger.seen).toEqual([]);
       expect((await stored(dir)).has("stale-1")).toBe(true);
+    });
+
+    it("a holder letting go that names no server: the CLI waits for the lock and runs the command itself", async () => {
+      const dir = dataDir();
+      // Another process holds the DATA_DIR for two seconds and says nothing of an API (as a server exiting).
+      const holder = spawn("flock", [dir, "-c", "echo locked; sleep 2"], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      await once(holder.stdout!, "data");
+      writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: holder.pid }));
+      const run = cli(dir, "after-holder-1");
+      const done = await run.exited;
+      expect(done.code, run.output()).toBe(0);
+      expect(run.stderr()).not.toContain("sending the command");
+      expect((await stored(dir)).has("after-holder-1")).toBe(true);
     });
 
     it("a forged lock file beside a running server: refused, the token never sent (nor through a relay)", async () => {

@@ -11,7 +11,7 @@
 
 import { resolve } from "node:path";
 import { type Config, loadConfig } from "../config.js";
-import { DataDirLockedError } from "../db/data-dir-lock.js";
+import { DataDirLockedError, type LockHolder } from "../db/data-dir-lock.js";
 import { AppError } from "../errors.js";
 import { startupProblem } from "../startup-problem.js";
 import {
@@ -36,26 +36,65 @@ function outputOf(result: unknown, print: string | null): string {
 }
 
 /**
- * Runs an operator's command on the configured database. The database layer and the use cases are loaded only
- * here: a command sent to a running server (the usual case beside `npm start`) or a player's command starts
- * without them (≈ 1 s less per command).
+ * Runs an operator's command on the configured database. The database layer is loaded only here, and the use
+ * cases only once the database is open: a player's command, and an operator's command sent to the running server
+ * that holds the DATA_DIR (the usual case beside `npm start`), start without them (≈ 1 s less per command).
  */
-async function runLocally(config: Config, cmd: RunnableCommand): Promise<unknown> {
-  const [{ databaseOptions, openDatabase }, { runCommand }, { AdjustableClock }] = await Promise.all([
-    import("../db/client.js"),
-    import("./run-command.js"),
-    import("../clock.js"),
-  ]);
-  const database = await openDatabase(databaseOptions(config)).catch((err: unknown) => {
+async function runLocally(config: Config, cmd: RunnableCommand, lockWaitSeconds?: number): Promise<unknown> {
+  const { databaseOptions, openDatabase } = await import("../db/client.js");
+  const options = {
+    ...databaseOptions(config),
+    ...(lockWaitSeconds === undefined ? {} : { lockWaitSeconds }),
+  };
+  const database = await openDatabase(options).catch((err: unknown) => {
     if (err instanceof DataDirLockedError) throw err;
     // A missing or unreachable database: one line naming the problem and the fix, as the server says it.
     throw new AppError("SERVICE_UNAVAILABLE", startupProblem("database", err, config));
   });
   try {
+    const [{ runCommand }, { AdjustableClock }] = await Promise.all([
+      import("./run-command.js"),
+      import("../clock.js"),
+    ]);
     return await runCommand({ database, config, clock: new AdjustableClock() }, cmd, readJsonFile);
   } finally {
     await database.close();
   }
+}
+
+/**
+ * An operator's command, run on the database, or by the running server that holds the embedded DATA_DIR. The
+ * DATA_DIR is asked for without waiting: when a server holds it, the command goes there at once. Only when that
+ * server cannot be verified (it may be letting go: exiting as this command starts) does the CLI wait for the
+ * lock as a server's start does, and run the command itself.
+ */
+async function runOperatorCommand(config: Config, cmd: RunnableCommand, argv: string[]): Promise<unknown> {
+  let holder: LockHolder;
+  try {
+    return await runLocally(config, cmd, 0);
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    holder = err.holder;
+  }
+  let url: string;
+  try {
+    // The token goes only to a server that proves it holds the lock (remote.ts).
+    url = await verifyHolder(holder);
+  } catch (unverified) {
+    return runLocally(config, cmd).catch((err: unknown) => {
+      throw err instanceof DataDirLockedError ? unverified : err;
+    });
+  }
+  process.stderr.write(`DATA_DIR is held by the server at ${url}: sending the command to it\n`);
+  return runOnServer({
+    url,
+    adminToken: config.adminToken,
+    finalizeSecret: config.finalizeSecret,
+    // Beside a running server the file is written by that server: it gets the CLI's absolute path.
+    argv: cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv,
+    cmd,
+    readJson: readJsonFile,
+  });
 }
 
 async function main(commandLine: readonly string[]): Promise<number> {
@@ -90,24 +129,7 @@ async function main(commandLine: readonly string[]): Promise<number> {
       process.stdout.write(`${toJson(await restoreCommand(config, cmd))}\n`);
       return 0;
     }
-    // Beside a running server the file is written by that server: it gets the CLI's absolute path.
-    const sent = cmd.command === "backup" ? ["backup", resolve(cmd.file)] : argv;
-    try {
-      result = await runLocally(config, cmd);
-    } catch (err) {
-      if (!(err instanceof DataDirLockedError)) throw err;
-      // The token goes only to a server that proves it holds the lock (remote.ts).
-      const url = await verifyHolder(err.holder);
-      process.stderr.write(`DATA_DIR is held by the server at ${url}: sending the command to it\n`);
-      result = await runOnServer({
-        url,
-        adminToken: config.adminToken,
-        finalizeSecret: config.finalizeSecret,
-        argv: sent,
-        cmd,
-        readJson: readJsonFile,
-      });
-    }
+    result = await runOperatorCommand(config, cmd, argv);
     process.stdout.write(`${outputOf(result, print)}\n`);
     return 0;
   } catch (err) {

@@ -84,6 +84,12 @@ export interface OpenOptions {
    * and find nothing left to do).
    */
   pgliteImage?: Blob;
+  /**
+   * Embedded only: how long to wait for a DATA_DIR another process holds before DataDirLockedError (default: the
+   * lock's own wait, for a holder that is letting go). The CLI asks first without waiting: the holder is usually a
+   * running server to send the command to.
+   */
+  lockWaitSeconds?: number;
 }
 
 /** Connections of the bulk pool: finalize and the like run one at a time per instance. */
@@ -94,7 +100,7 @@ const CLIENT_GRACE_MS = 500;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (!opts.databaseUrl) return openPglite(opts.dataDir, opts.pgliteImage);
+  if (!opts.databaseUrl) return openPglite(opts.dataDir, opts.pgliteImage, opts.lockWaitSeconds);
   return openPostgres(opts.databaseUrl, {
     poolSize: opts.poolSize ?? 10,
     statementTimeoutMs: opts.statementTimeoutMs ?? 5000,
@@ -108,9 +114,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
  * (data-dir-lock.ts) makes this throw DataDirLockedError before anything is opened (two PGlite instances on one
  * folder lose writes).
  */
-async function openPglite(dataDir: string | null, image?: Blob): Promise<Database> {
+async function openPglite(dataDir: string | null, image?: Blob, lockWaitSeconds?: number): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lock = dataDir ? await acquireDataDirLock(dataDir) : undefined;
+  const lock = dataDir ? await acquireDataDirLock(dataDir, lockWaitSeconds) : undefined;
   try {
     const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
     const changeCount = countWrites(client);

@@ -100,13 +100,13 @@ export function isIdentityProof(secret: string, url: string, challenge: string, 
 }
 
 /** Starts `flock` on `dir`; resolves with its process once it holds the lock. */
-function lockWithFlock(dir: string): Promise<ChildProcess> {
+function lockWithFlock(dir: string, waitSeconds: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       "flock",
       [
         "--wait",
-        String(LOCK_WAIT_SECONDS),
+        String(waitSeconds),
         "--conflict-exit-code",
         String(CONFLICT_EXIT),
         dir,
@@ -149,10 +149,10 @@ function lockWithFlock(dir: string): Promise<ChildProcess> {
   });
 }
 
-export async function acquireDataDirLock(dir: string): Promise<DataDirLock> {
+export async function acquireDataDirLock(dir: string, waitSeconds = LOCK_WAIT_SECONDS): Promise<DataDirLock> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
-  const child = await lockWithFlock(dir);
+  const child = await lockWithFlock(dir, waitSeconds);
   // The lock must not keep a process alive by itself (the CLI ends when its work is done): the pipes are unref'd.
   for (const stream of [child.stdin, child.stdout, child.stderr]) {
     (stream as unknown as { unref?: () => void } | null)?.unref?.();
