@@ -214,9 +214,14 @@ export function collectConsoleErrors(page: Page, into: string[]): void {
   page.on("pageerror", (err) => into.push(`${page.url()}: uncaught ${err.message}`));
 }
 
-/** axe-core on the page as it is now: the violations as "rule: target, target" lines (none expected). */
+/**
+ * axe-core on the page as it is now: the violations as "rule: target, target" lines (none expected). In axe's
+ * legacy mode (`axe.run` in the page): the default runs `axe.runPartial` and then finishes in a new blank page, a
+ * new page per check, for cross-origin frames, which the app has none of; that cost 35 s of the browser tests'
+ * 150 s of CPU (docs/decisions.md, "Test files in parallel").
+ */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).setLegacyMode().analyze();
   return results.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
   );

@@ -16,7 +16,14 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, testKey } from "../app.js";
-import { chromiumAvailable, DESKTOP, launchChromium, PHONE, type TestWallet } from "./browser.js";
+import {
+  axeViolations,
+  chromiumAvailable,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  type TestWallet,
+} from "./browser.js";
 import { apiData as api, startScenarioApp, stopScenarioApp, walletOf } from "./scenario.js";
 import { type E2ESession, openSession } from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
@@ -302,6 +309,18 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
       await visit("?week=99&type=champions");
       await expect.poll(() => page.url()).toBe(`${base}/?type=champions`);
       expect(await page.locator("#ladder-title").textContent()).toBe("Week 2 · Champions");
+    });
+
+    it("the accessibility check finds a violation when there is one (an image without a text alternative)", async () => {
+      await visit();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.evaluate(() => {
+        const img = document.createElement("img");
+        img.src = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
+        img.id = "no-alt";
+        document.querySelector("main")!.append(img);
+      });
+      expect(await axeViolations(page)).toEqual(["image-alt (critical): #no-alt"]);
     });
 
     it("is reachable with the keyboard", async () => {
