@@ -11,7 +11,7 @@ import { type AppDeps, buildApp } from "../src/app.js";
 import { AdjustableClock } from "../src/clock.js";
 import { type Config, loadConfig } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
-import { createTestDatabase } from "./db.js";
+import { createTestDatabase, releaseTestDatabase } from "./db.js";
 import { checkResponsesAgainstDocument, takeViolations } from "./response-contract.js";
 
 export const ADMIN = { authorization: "Bearer test-admin-token" };
@@ -70,7 +70,7 @@ export async function createTestApp(
     config,
     close: async () => {
       await app.close();
-      if (!opts.database) await database.close();
+      if (!opts.database) await releaseTestDatabase(database);
       failOnViolations(app);
     },
   };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, testConfig } from "../../test/app.js";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import { buildEventBody } from "../../test/factories.js";
 import { AdjustableClock } from "../clock.js";
 import { type Database, rows, sql } from "../db/client.js";
@@ -51,7 +51,7 @@ describe("admin commands and import-events", () => {
     ctx = { database: await createTestDatabase(), config: testConfig(), clock };
   });
   afterAll(async () => {
-    await ctx.database.close();
+    await releaseTestDatabase(ctx.database);
   });
 
   it("upserts one event, then updates it", async () => {
@@ -224,7 +224,7 @@ describe("seed-demo", () => {
     ctx = { database: await createTestDatabase(), config: testConfig(), clock: new AdjustableClock(NOW) };
   });
   afterAll(async () => {
-    await ctx.database.close();
+    await releaseTestDatabase(ctx.database);
   });
 
   it("seeds a season once; running it again changes no row", { timeout: 180_000 }, async () => {

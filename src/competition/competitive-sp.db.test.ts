@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/app.js";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import { buildEventBody } from "../../test/factories.js";
 import { AdjustableClock } from "../clock.js";
 import type { Database } from "../db/client.js";
@@ -41,7 +41,7 @@ let run = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(async () => database.close());
+afterAll(async () => releaseTestDatabase(database));
 
 type Step =
   | { kind: "sp"; player: number; type: SpType; amount: number; event: number | null }

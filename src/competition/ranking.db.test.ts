@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import { type Database, intArray, rows } from "../db/client.js";
 import { rankLadder } from "./ranking.js";
 import { COMPETITION_RANK_SQL, LADDER_POSITION_SQL } from "./snapshot.repository.js";
@@ -15,7 +15,7 @@ let database: Database;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(async () => database.close());
+afterAll(async () => releaseTestDatabase(database));
 
 /** Ranks and orders the players in SQL, as the Qualification snapshot does. */
 async function sqlLadder(players: Array<{ userId: string; sp: number }>) {

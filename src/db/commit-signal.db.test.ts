@@ -3,7 +3,7 @@
  * commits, never for one that rolled back or recorded nothing, whatever runs beside it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, testEngine } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase, testEngine } from "../../test/db.js";
 import { recordDomainEvent } from "../domain-events/domain-events.js";
 import { type Database, rows, sql } from "./client.js";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   stop();
-  await database.close();
+  await releaseTestDatabase(database);
 });
 
 const event = { type: "ladder.changed" as const, payload: { week: 1 } };

@@ -5,7 +5,7 @@
  */
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScratchPostgres, createTestDatabase, testEngine } from "../../test/db.js";
+import { createScratchPostgres, createTestDatabase, releaseTestDatabase, testEngine } from "../../test/db.js";
 import { type Database, openDatabase } from "../db/client.js";
 import {
   headPosition,
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 async function database(): Promise<Database> {
   const d = await createTestDatabase();
-  open.push(d);
+  open.push({ close: () => releaseTestDatabase(d) });
   return d;
 }
 

@@ -1,7 +1,7 @@
 /** Issue 11, case 7: security headers on the page and the API; HSTS in production only. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp, testConfig } from "../../test/app.js";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import { buildApp } from "../app.js";
 import { AdjustableClock } from "../clock.js";
 
@@ -34,5 +34,5 @@ it("sends HSTS in production", async () => {
   const res = await app.inject({ method: "GET", url: "/healthz" });
   expect(res.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
   await app.close();
-  await database.close();
+  await releaseTestDatabase(database);
 });

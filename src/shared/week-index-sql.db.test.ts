@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import type { Database } from "../db/client.js";
 import { rows } from "../db/client.js";
 import { type Season, weekIndexAt } from "./season.js";
@@ -29,7 +29,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  await database?.close();
+  if (database) await releaseTestDatabase(database);
 });
 
 it("assigns each instant the week weekIndexAt assigns it", async () => {

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase } from "../../test/db.js";
+import { createTestDatabase, releaseTestDatabase } from "../../test/db.js";
 import { type Database, rows, textArray } from "../db/client.js";
 import { backfillWalletChecksums } from "./backfill-wallet-checksums.js";
 import {
@@ -31,7 +31,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  await database.close();
+  await releaseTestDatabase(database);
 });
 
 const stored = async (id: bigint | string) =>
