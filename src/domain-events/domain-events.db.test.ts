@@ -148,7 +148,14 @@ describe("domain events", () => {
       await elsewhere.query("select pg_current_xact_id()");
       await d.db.transaction((tx) => recordDomainEvent(tx, settled("here")));
       // Before: the watermark was the server-wide oldest transaction, so nothing was readable until it ended.
-      const read = await readDomainEvents(d.db, { after: null, limit: 10 });
+      // Other test files' short transactions on the server may hold the read back for a moment (a transaction that
+      // ends before the watermark places it counts as this database's: the mark errs low); `elsewhere` stays open
+      // throughout, so the old watermark never lets the event through.
+      let read = await readDomainEvents(d.db, { after: null, limit: 10 });
+      for (let i = 0; i < 40 && read.events.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        read = await readDomainEvents(d.db, { after: null, limit: 10 });
+      }
       expect(read.events.map((e) => e.payload.eventId)).toEqual(["here"]);
       expect(read.held).toBe(false);
       expect(await headPosition(d.db)).toEqual(read.events[0]!.position);
