@@ -4,7 +4,7 @@
  * later (PostgreSQL: two connections interleaved), and a stored consumer cursor is held by one instance at a time.
  */
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScratchPostgres, createTestDatabase, releaseTestDatabase, testEngine } from "../../test/db.js";
 import { type Database, openDatabase } from "../db/client.js";
 import {
@@ -151,12 +151,14 @@ describe("domain events", () => {
       // Other test files' short transactions on the server may hold the read back for a moment (a transaction that
       // ends before the watermark places it counts as this database's: the mark errs low); `elsewhere` stays open
       // throughout, so the old watermark never lets the event through.
-      let read = await readDomainEvents(d.db, { after: null, limit: 10 });
-      for (let i = 0; i < 40 && read.events.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        read = await readDomainEvents(d.db, { after: null, limit: 10 });
-      }
-      expect(read.events.map((e) => e.payload.eventId)).toEqual(["here"]);
+      const read = await vi.waitFor(
+        async () => {
+          const r = await readDomainEvents(d.db, { after: null, limit: 10 });
+          expect(r.events.map((e) => e.payload.eventId)).toEqual(["here"]);
+          return r;
+        },
+        { timeout: 2000, interval: 50 },
+      );
       expect(read.held).toBe(false);
       expect(await headPosition(d.db)).toEqual(read.events[0]!.position);
       await elsewhere.query("rollback");
