@@ -52,12 +52,13 @@ export async function buildDataset(
   const tu = Date.now();
   for (let from = 1; from <= players; from += USERS_PER_INSERT) {
     const count = Math.min(USERS_PER_INSERT, players - from + 1);
-    const checksums = Array.from({ length: count }, (_, i) => checksumWallet(benchWallet(from + i))!);
+    const wallets = Array.from({ length: count }, (_, i) => benchWallet(from + i));
     await db.execute(
       sql`insert into users (wallet, wallet_checksum, display_name, referral_code, credits_balance)
-          select '0x' || lpad(to_hex(g), 40, '0'), k, 'Player ' || g, 'B' || upper(lpad(to_hex(g), 10, '0')), 1000
-          from (select (${from - 1} + n)::int as g, k
-                from unnest(${textArray(checksums)}) with ordinality as c(k, n)) s
+          select w, k, 'Player ' || g, 'B' || upper(lpad(to_hex(g), 10, '0')), 1000
+          from (select (${from - 1} + n)::int as g, w, k
+                from unnest(${textArray(wallets)}, ${textArray(wallets.map((w) => checksumWallet(w)!))})
+                  with ordinality as c(w, k, n)) s
           order by g`,
     );
   }
