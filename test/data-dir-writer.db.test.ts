@@ -17,6 +17,7 @@ import { openDatabase, rows, sql } from "../src/db/client.js";
 import { LOCK_FILE } from "../src/db/data-dir-lock.js";
 import { testEngine } from "./db.js";
 import { migratedDataDir } from "./db-template.js";
+import { nodeArgs } from "./service-bundle.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const ADMIN_TOKEN = "data-dir-admin-token";
@@ -50,7 +51,7 @@ function env(port: number): NodeJS.ProcessEnv {
 }
 
 function run(script: string, args: string[], port: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, nodeArgs(script, args), {
     cwd: ROOT,
     env: env(port),
     stdio: ["ignore", "pipe", "pipe"],

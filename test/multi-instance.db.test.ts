@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signSessionToken } from "../src/auth/session-token.js";
 import { createScratchPostgres } from "./db.js";
 import { buildEventBody } from "./factories.js";
+import { nodeArgs } from "./service-bundle.js";
 
 const ADMIN_TOKEN = "multi-instance-admin-token";
 const FINALIZE_SECRET = "multi-instance-finalize-secret";
@@ -99,7 +100,7 @@ async function freePorts(n: number): Promise<number[]> {
 }
 
 function startInstance(name: string, port: number, databaseUrl: string): Instance {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const child = spawn(process.execPath, nodeArgs("src/server.ts"), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

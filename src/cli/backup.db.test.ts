@@ -17,6 +17,7 @@ import { ADMIN, call, createTestApp, FINALIZE, signIn, type TestApp, testKey } f
 import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { unpackTemplateInto } from "../../test/db-template.js";
 import { bet, claim, dataOf, postResult, putEvent } from "../../test/player-api.js";
+import { nodeArgs } from "../../test/service-bundle.js";
 import { type Database, openDatabase } from "../db/client.js";
 import { LOCK_FILE } from "../db/data-dir-lock.js";
 import { backupCommand, restoreCommand } from "./backup.js";
@@ -89,7 +90,7 @@ async function changeEverything(t: TestApp, p2UserId: string) {
 }
 
 function cli(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  return spawnSync(process.execPath, nodeArgs("src/cli/main.ts", args), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: "development", ...env },
     encoding: "utf8",

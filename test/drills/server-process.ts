@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { nodeArgs } from "../service-bundle.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DRILL_ADMIN_TOKEN = "drill-admin-token";
@@ -50,7 +51,7 @@ export function baseEnv(over: Record<string, string | undefined>): NodeJS.Proces
 }
 
 export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, nodeArgs(script, args), {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
