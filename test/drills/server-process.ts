@@ -1,7 +1,8 @@
 /**
- * Real service processes for drills: `node --import tsx src/server.ts` (or the CLI) with a given environment, its
- * output kept for failure messages, readiness polled over HTTP, and every process started here killed at the end
- * (`killAll`). HTTP helpers never wait without a bound.
+ * Real service processes for drills: `node --import tsx src/server.ts` (or the CLI; in a test run, the run's
+ * bundle of the same entry, test/service-bundle.ts) with a given environment, its output kept for failure
+ * messages, readiness polled over HTTP, and every process started here killed at the end (`killAll`). HTTP helpers
+ * never wait without a bound.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
