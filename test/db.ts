@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { type Database, openDatabase } from "../src/db/client.js";
+import { type Database, openDatabase, rows } from "../src/db/client.js";
 import { pgliteTemplate, postgresTemplateName } from "./db-template.js";
 
 export const testEngine = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
@@ -179,10 +179,8 @@ const SCHEMA_FINGERPRINT = `
 let templateFingerprint: Promise<string> | undefined;
 
 async function fingerprintOf(database: Database): Promise<string> {
-  const result = (await database.db.execute(sql.raw(SCHEMA_FINGERPRINT))) as unknown as {
-    rows: Array<{ fingerprint: string }>;
-  };
-  return result.rows[0]!.fingerprint;
+  const [row] = await rows<{ fingerprint: string }>(database.db, sql.raw(SCHEMA_FINGERPRINT));
+  return row!.fingerprint;
 }
 
 /** Empties `database` back to the template's state; true when it then equals the template (see releaseTestDatabase). */
