@@ -18,14 +18,20 @@ export async function backendTicks(database: Database): Promise<Map<number, numb
     sql`select pid from pg_stat_activity where datname = current_database()`,
   );
   for (const { pid } of (pids as unknown as { rows: Array<{ pid: number }> }).rows) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      // gone
-    }
+    const used = processCpuTicks(pid);
+    if (used !== null) ticks.set(pid, used);
   }
   return ticks;
+}
+
+/** CPU ticks (1/100 s, user + system) process `pid` has used so far, from /proc; null when it is gone. */
+export function processCpuTicks(pid: number | string): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return null;
+  }
 }
 
 /**

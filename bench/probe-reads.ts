@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.js";
-import { processMemoryMb } from "./cpu.js";
+import { processCpuTicks, processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
 import { load } from "./load.js";
 import {
@@ -51,8 +51,9 @@ const overrides = Object.fromEntries(
 
 /** CPU time (user + system) of a process so far, in ms. */
 function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  const ticks = processCpuTicks(pid);
+  if (ticks === null) throw new Error(`the service (pid ${pid}) is gone`);
+  return (ticks * 1000) / 100;
 }
 
 async function dataset(): Promise<{ url: string | null; dir: string | null; cookies: string[] }> {

@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { processCpuTicks } from "./cpu.js";
 
 const TICKS_PER_SECOND = 100;
 const INTERVAL_MS = 500;
@@ -28,15 +29,6 @@ export function kindOf(cmd: string): string {
   return cmd === "" ? "exited before it was named" : `other: ${cmd.slice(0, 40)}`;
 }
 
-function ticksOf(pid: string): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return null;
-  }
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"));
   if (argv.length === 0) throw new Error("usage: npx tsx bench/suite-cpu.ts -- COMMAND [ARGS…]");
@@ -44,7 +36,7 @@ async function main(): Promise<void> {
   const perKind = new Map<string, number>();
   const sample = (counting: boolean) => {
     for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-      const ticks = ticksOf(pid);
+      const ticks = processCpuTicks(pid);
       if (ticks === null) continue;
       let known = seen.get(pid);
       if (!known) {
