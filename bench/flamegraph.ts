@@ -7,14 +7,16 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface CpuProfile {
+/** A V8 CPU profile: `timeDeltas[i]` is the µs before sample i. */
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
+  timeDeltas: number[];
 }
 interface Frame {
   name: string;
@@ -22,7 +24,8 @@ interface Frame {
   children: Map<string, Frame>;
 }
 
-const label = (n: ProfileNode) => {
+/** A function as the flame graph names it: `name file:line` (`~` for a file under node_modules). */
+export const label = (n: ProfileNode) => {
   const file = n.callFrame.url.replace(/^.*\/(node_modules\/)?/, (_m, nm) => (nm ? "~" : ""));
   return `${n.callFrame.functionName || "(anonymous)"} ${file}:${n.callFrame.lineNumber + 1}`;
 };

@@ -7,16 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { type CpuProfile, label, type ProfileNode } from "./flamegraph.js";
 
 /** Where a frame's code comes from. */
 export function originOf(frame: ProfileNode["callFrame"]): string {
@@ -48,16 +39,12 @@ function main(): void {
     const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     profile.samples.forEach((id, i) => {
-      const frame = byId.get(id)!.callFrame;
-      if (frame.functionName === "(idle)") return;
+      const node = byId.get(id)!;
+      if (node.callFrame.functionName === "(idle)") return;
       const us = profile.timeDeltas[i] ?? 0;
-      const origin = originOf(frame);
+      const origin = originOf(node.callFrame);
       add(byOrigin, origin, us);
-      add(
-        byFunction,
-        `${origin}  ${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber + 1}`,
-        us,
-      );
+      add(byFunction, `${origin}  ${label(node)}`, us);
     });
   }
   const total = [...byOrigin.values()].reduce((a, b) => a + b, 0);
