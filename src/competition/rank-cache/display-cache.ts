@@ -51,11 +51,12 @@ export class DisplayCache {
     // Taken before any await: an entry another request forgets or clears meanwhile (the entries full) still serves
     // this page, as it was when the page's read began.
     const held = new Map<string, DisplayInfo>();
-    const hold = (id: string) => {
-      const d = this.entries.get(id) ?? this.store?.get(Number(id));
+    const entries = this.entries.size > 0 ? this.entries : null;
+    const store = this.store;
+    for (const id of ids) {
+      const d = entries?.get(id) ?? store?.get(Number(id));
       if (d) held.set(id, d);
-    };
-    ids.forEach(hold);
+    }
     if (held.size < ids.length && !this.store) this.startStoreLoad(source);
     // Every user held (the store loaded): `held` is the answer, in the order of `ids`.
     if (held.size === ids.length) return held;

@@ -1,4 +1,5 @@
 /** The packed display store: what goes in (any order) comes out by id once sealed, past its first size; stale refused. */
+import fc from "fast-check";
 import { expect, it } from "vitest";
 import { DisplayStore } from "./display-store.js";
 
@@ -54,4 +55,37 @@ it("a stale user is not answered; a wallet not 42 characters long is not stored"
   store.markStale(7);
   expect(store.get(1)).toBeUndefined();
   expect(store.get(2)).toBeUndefined();
+});
+
+it("answers the same for dense ids (a table of slots) as for sparse ones (a search), stale and absent ids too", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 120 }),
+      fc.array(fc.integer({ min: 0, max: 310 }), { maxLength: 10 }),
+      (ids, stale) => {
+        const users = ids.map((id) => ({ id, displayName: `P${id}`, wallet: id % 3 === 0 ? null : WALLET }));
+        // The same users, plus one whose id makes the span 2^32: the store searches its keys instead.
+        const far = { id: 2 ** 32 - 1, displayName: "far", wallet: null };
+        const dense = new DisplayStore(1, 1);
+        const sparse = new DisplayStore(1, 1);
+        dense.append(users);
+        sparse.append([...users, far]);
+        dense.seal();
+        sparse.seal();
+        for (const id of stale) {
+          dense.markStale(id);
+          sparse.markStale(id);
+        }
+        for (let id = -1; id <= 311; id++) {
+          const want = ids.includes(id) && !stale.includes(id) ? users.find((u) => u.id === id) : undefined;
+          const expected = want && { displayName: want.displayName, wallet: want.wallet };
+          expect(dense.get(id)).toEqual(expected);
+          expect(sparse.get(id)).toEqual(expected);
+        }
+        expect(dense.get(1.5)).toBeUndefined();
+        expect(sparse.get(2 ** 32 - 1)).toEqual({ displayName: "far", wallet: null });
+      },
+    ),
+    { numRuns: 200 },
+  );
 });

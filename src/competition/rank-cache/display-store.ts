@@ -7,7 +7,10 @@
  *
  * A key is `id · 2^21 + slot` in a float64 (exact below 2^53), so one native sort of a Float64Array orders the ids
  * and carries each one's slot: ids up to 2^32 − 1, at most 2^21 (2,097,152) users; a user beyond either is not
- * stored (its caller loads it).
+ * stored (its caller loads it). When the ids are dense (as a serial key's are: their span at most twice the users),
+ * `seal` replaces the keys by a table of slots indexed by id − the least id (4 bytes an id of the span), so a
+ * ladder row's lookup is one array read instead of a binary search over the keys (≈ 150 ns of cache misses at
+ * 100,000 users, more at a million).
  */
 /** What a ladder row shows of a user. */
 export interface DisplayInfo {
@@ -20,6 +23,8 @@ const WALLET_BYTES = 42;
 const SLOT_BITS = 2 ** 21;
 const MAX_STORE_SLOTS = SLOT_BITS;
 const MAX_ID = 2 ** 32 - 1;
+/** The slot table is used when the ids' span is at most this many times the users (plus a little). */
+const DENSE_SPAN = 2;
 
 export class DisplayStore {
   private keys: Float64Array;
@@ -30,6 +35,9 @@ export class DisplayStore {
   private wallets: Buffer;
   private count = 0;
   private sealed = false;
+  /** Dense ids, once sealed: the slot of id `leastId + i` at `i` (−1: not stored); null: binary search of `keys`. */
+  private slotById: Int32Array | null = null;
+  private leastId = 0;
   private readonly stale = new Set<number>();
 
   /** Sized for `users` users with `nameBytes` bytes of names in all (it grows past them when it must). */
@@ -72,6 +80,18 @@ export class DisplayStore {
   seal(): void {
     this.keys = this.keys.slice(0, this.count).sort();
     this.sealed = true;
+    if (this.count === 0) return;
+    const least = Math.floor(this.keys[0]! / SLOT_BITS);
+    const span = Math.floor(this.keys[this.count - 1]! / SLOT_BITS) - least + 1;
+    if (span > DENSE_SPAN * this.count + 1024) return;
+    const slots = new Int32Array(span).fill(-1);
+    for (const key of this.keys) {
+      const id = Math.floor(key / SLOT_BITS);
+      slots[id - least] = key - id * SLOT_BITS;
+    }
+    this.slotById = slots;
+    this.leastId = least;
+    this.keys = new Float64Array(0);
   }
 
   /** The user's display data, or undefined when not stored, stale, or not sealed yet. */
@@ -96,6 +116,11 @@ export class DisplayStore {
   }
 
   private slotOf(id: number): number {
+    if (this.slotById) {
+      // Out of the table (or not an integer): undefined.
+      const slot = this.slotById[id - this.leastId];
+      return slot === undefined ? -1 : slot;
+    }
     let lo = 0;
     let hi = this.keys.length - 1;
     while (lo <= hi) {
