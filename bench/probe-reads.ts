@@ -1,12 +1,15 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
+ * [--route ladder|me|both|fixed] [--rate R] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
  * /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts does (production
  * settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
  * after a warm-up. Prints throughput and the service's **CPU milliseconds per request** (from /proc, user+system):
  * on a machine shared with other work the wall-clock figures move with the neighbours, the CPU cost per request
- * much less. The bare server (bench/bare-server.ts) is measured the same way for comparison.
+ * much less. The bare server (bench/bare-server.ts) is measured the same way for comparison. `--rate R` sends R
+ * requests a second in all instead of as many as the service answers: on 2 cores a saturating load shares them
+ * with the service and moves its CPU per request by ±15 % between identical runs, so compare two versions of
+ * the code at a rate both sustain (e.g. 2,000).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,9 +38,11 @@ const { values: args } = parseArgs({
     set: { type: "string", default: "" },
     route: { type: "string", default: "both" },
     bare: { type: "boolean", default: false },
+    rate: { type: "string" },
     profile: { type: "string" },
   },
 });
+const rate = args.rate ? { overallRate: Number(args.rate), connections: 10 } : {};
 const players = Number(args.players);
 const seconds = Number(args.seconds);
 const W = BENCH_SEASON.liveWeek;
@@ -132,9 +137,10 @@ const rnd = () => {
 };
 
 async function measure(name: string, base: string, pid: number, request: object) {
-  await load(`${name} (warm-up)`, { url: base, requests: [request as never] }, { seconds: 1, warmupSec: 0 });
+  const opts = { url: base, requests: [request as never], ...rate };
+  await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections: rate.connections });
   const before = cpuMs(pid);
-  const r = await load(name, { url: base, requests: [request as never] }, { seconds, warmupSec: 0 });
+  const r = await load(name, opts, { seconds, warmupSec: 0, connections: rate.connections });
   const used = cpuMs(pid) - before;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
