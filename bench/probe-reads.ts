@@ -6,17 +6,19 @@
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
  * after a warm-up. Prints throughput and the service's **CPU milliseconds per request** (from /proc, user+system):
  * on a machine shared with other work the wall-clock figures move with the neighbours, the CPU cost per request
- * much less. The bare server (bench/bare-server.ts) is measured the same way for comparison. `--rate R` sends R
- * requests a second in all instead of as many as the service answers: on 2 cores a saturating load shares them
- * with the service and moves its CPU per request by ±15 % between identical runs, so compare two versions of
- * the code at a rate both sustain (e.g. 2,000).
+ * much less. The bare server (bench/bare-server.ts) is measured the same way for comparison. On PostgreSQL the CPU
+ * of the backends serving the service's database is given per request too (they share the cores).
+ * `--rate R` sends R requests a second in all (10 connections) instead of as many as the service answers: the cost
+ * of a request below saturation, where the feed reads a saturating load shares among many requests are paid by
+ * fewer. On 2 shared cores the CPU per request moved by up to ±15 % between identical runs at either load, so a
+ * change smaller than that is shown by its share of a CPU profile (`--profile`) within one run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../src/db/client.js";
-import { processCpuTicks, processMemoryMb } from "./cpu.js";
+import { type Database, openDatabase } from "../src/db/client.js";
+import { backendCpuMsSince, backendTicks, processCpuTicks, processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
 import { load } from "./load.js";
 import {
@@ -136,16 +138,23 @@ const rnd = () => {
   return seed / 2147483647;
 };
 
-async function measure(name: string, base: string, pid: number, request: object) {
+/**
+ * One route's load: the service's CPU per request and, on PostgreSQL, the CPU of the backends serving its
+ * database (`database`: a connection of this process to it), which share the machine's cores with the service.
+ */
+async function measure(name: string, base: string, pid: number, request: object, database?: Database) {
   const opts = { url: base, requests: [request as never], ...rate };
   await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections: rate.connections });
   const before = cpuMs(pid);
+  const backends = database ? await backendTicks(database) : null;
   const r = await load(name, opts, { seconds, warmupSec: 0, connections: rate.connections });
   const used = cpuMs(pid) - before;
+  const pg = database && backends ? await backendCpuMsSince(database, backends) : null;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
+  const pgPart = pg === null ? "" : `, PostgreSQL ${(pg / n).toFixed(3)} ms`;
   log(
-    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
+    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request${pgPart} (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );
 }
 
@@ -170,19 +179,24 @@ async function main() {
     }),
   };
   const { base, server } = await start(data.url, data.dir, data.secrets);
+  // On PostgreSQL, a connection to the service's database: backendTicks finds the backends serving it.
+  const watch = data.url ? await openDatabase({ databaseUrl: data.url, dataDir: null }) : undefined;
   try {
     if (args.route === "fixed") {
       // One page over and over: the page is built once per cache sync (the read model's memo), so what is
       // measured is the HTTP stack's own cost per request (hooks, serialization, ETag, the socket write).
       const path = `/api/competition/leaderboard?week=${W}&offset=777&limit=50`;
-      await measure("one fixed ladder page", base, server.pid!, { method: "GET", path });
-      await measure("/api/competition/meta", base, server.pid!, {
-        method: "GET",
-        path: "/api/competition/meta",
-      });
+      await measure("one fixed ladder page", base, server.pid!, { method: "GET", path }, watch);
+      await measure(
+        "/api/competition/meta",
+        base,
+        server.pid!,
+        { method: "GET", path: "/api/competition/meta" },
+        watch,
+      );
     } else {
-      if (args.route !== "me") await measure("ladder", base, server.pid!, ladder);
-      if (args.route !== "ladder") await measure("/me", base, server.pid!, me);
+      if (args.route !== "me") await measure("ladder", base, server.pid!, ladder, watch);
+      if (args.route !== "ladder") await measure("/me", base, server.pid!, me, watch);
     }
     if (args.bare) {
       const l = Buffer.from(
@@ -208,6 +222,7 @@ async function main() {
       }
     }
   } finally {
+    await watch?.close();
     await stopServer(server);
   }
 }
