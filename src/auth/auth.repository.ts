@@ -1,6 +1,6 @@
 /** The only SQL over sign-in nonces and sessions. */
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { type Queryable, rows } from "../db/client.js";
+import { preparedRows, type Queryable, rows } from "../db/client.js";
 import { authNonces, sessions, users } from "../db/schema.js";
 
 export async function insertNonce(q: Queryable, nonce: string, expiresAt: Date, now: Date): Promise<void> {
@@ -90,13 +90,14 @@ export async function sessionChangesSince(
   q: Queryable,
   sinceXid: string | null,
 ): Promise<{ xmin: string; changed: string[] }> {
-  const found = await rows<{ xmin: string | null; id: string | null }>(
-    q,
-    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, null::text as id
+  const query = sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, null::text as id
         union all
         select null, s.id from sessions s
-        where ${sinceXid === null ? sql`false` : sql`s.changed_xid >= ${sinceXid}::xid8`}`,
-  );
+        where ${sinceXid === null ? sql`false` : sql`s.changed_xid >= ${sinceXid}::xid8`}`;
+  // Prepared (every read after the first): each signed-in request of a busy instance waits for one of these.
+  type Row = { xmin: string | null; id: string | null };
+  const found =
+    sinceXid === null ? await rows<Row>(q, query) : await preparedRows<Row>(q, "session_feed", query);
   return {
     xmin: found.find((r) => r.xmin !== null)!.xmin!,
     changed: found.flatMap((r) => (r.id === null ? [] : [r.id])),

@@ -3,7 +3,7 @@
  * a whole live week.
  */
 import { sql } from "drizzle-orm";
-import { type Queryable, rows } from "../../db/client.js";
+import { preparedRows, type Queryable, rows } from "../../db/client.js";
 
 /**
  * The rank change feed: every (week, user, sp) row and every user profile changed by a transaction with
@@ -22,15 +22,8 @@ export async function rankChangesSince(
   profiles: string[];
 }> {
   // One statement, one snapshot: the watermark row, then the changed rows (an index range scan on changed_xid).
-  const found = await rows<{
-    xmin: string | null;
-    finalized: string | null;
-    week: number | null;
-    user_id: string | null;
-    sp: string | null;
-  }>(
-    q,
-    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
+  // Prepared (every read after the first): each request of a busy instance waits for one of these reads.
+  const query = sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
                (select coalesce(string_agg(week::text, ','), '') from competition_weeks) as finalized,
                null::int as week, null::text as user_id, null::text as sp
         union all
@@ -38,8 +31,16 @@ export async function rankChangesSince(
         where ${sinceXid === null ? sql`false` : sql`w.changed_xid >= ${sinceXid}::xid8`}
         union all
         select null, null, null, u.id::text, null from users u
-        where ${sinceXid === null ? sql`false` : sql`u.profile_xid >= ${sinceXid}::xid8`}`,
-  );
+        where ${sinceXid === null ? sql`false` : sql`u.profile_xid >= ${sinceXid}::xid8`}`;
+  type Row = {
+    xmin: string | null;
+    finalized: string | null;
+    week: number | null;
+    user_id: string | null;
+    sp: string | null;
+  };
+  const found =
+    sinceXid === null ? await rows<Row>(q, query) : await preparedRows<Row>(q, "rank_feed", query);
   const head = found.find((r) => r.xmin !== null)!;
   return {
     xmin: head.xmin!,
