@@ -38,7 +38,8 @@ export interface DisplaySource {
 }
 
 export class DisplayCache {
-  private readonly entries = new Map<string, DisplayInfo>();
+  /** By numeric id: a number hashes without reading a string's characters. */
+  private readonly entries = new Map<number, DisplayInfo>();
   private store: DisplayStore | null = null;
   private storeLoad: Promise<void> | null = null;
   private failedAt = Number.NEGATIVE_INFINITY;
@@ -51,10 +52,13 @@ export class DisplayCache {
     // Taken before any await: an entry another request forgets or clears meanwhile (the entries full) still serves
     // this page, as it was when the page's read began.
     const held = new Map<string, DisplayInfo>();
+    // The store first: it answers nothing for a user whose profile changed since its load (stale), so what it
+    // answers is current; the entries hold the users it lacks (created after the load, or stale).
     const entries = this.entries.size > 0 ? this.entries : null;
     const store = this.store;
     for (const id of ids) {
-      const d = entries?.get(id) ?? store?.get(Number(id));
+      const n = Number(id);
+      const d = store?.get(n) ?? entries?.get(n);
       if (d) held.set(id, d);
     }
     if (held.size < ids.length && !this.store) this.startStoreLoad(source);
@@ -63,7 +67,7 @@ export class DisplayCache {
     const missing = ids.filter((id) => !held.has(id));
     const loaded = await source.of(missing);
     if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
-    for (const [id, d] of loaded) this.entries.set(id, d);
+    for (const [id, d] of loaded) this.entries.set(Number(id), d);
     return new Map(
       ids.flatMap((id) => {
         const d = held.get(id) ?? loaded.get(id);
@@ -75,7 +79,7 @@ export class DisplayCache {
   /** The profiles of `ids` changed: load them again when next shown. */
   forget(ids: Iterable<string>): void {
     for (const id of ids) {
-      this.entries.delete(id);
+      this.entries.delete(Number(id));
       this.store?.markStale(Number(id));
       this.forgottenWhileLoading?.push(id);
     }
