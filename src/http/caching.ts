@@ -64,7 +64,10 @@ export function registerCaching(app: FastifyInstance): void {
     const read = request.method === "GET" || request.method === "HEAD";
     if (cacheControl === CACHE_CONTROL.private || !read || typeof payload !== "string") return payload;
 
-    const hash = createHash("sha256").update(payload).digest("base64url").slice(0, 32);
+    // Encoded once: the hash reads these bytes and the socket writes them (hashing the string, then writing it,
+    // encoded a ladder page's 8.8 kB twice).
+    const body = Buffer.from(payload);
+    const hash = createHash("sha256").update(body).digest("base64url").slice(0, 32);
     reply.header("etag", `"${hash}"`);
     const given = request.headers["if-none-match"];
     const held = given ? hashesOf(given) : null;
@@ -76,7 +79,7 @@ export function registerCaching(app: FastifyInstance): void {
       // No body, and (null rather than "") no content-length either: RFC 9110 §15.4.5.
       return null;
     }
-    return payload;
+    return body;
   });
 }
 

@@ -77,6 +77,9 @@ describe("ETag and If-None-Match", () => {
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
     expect(first.headers["cache-control"]).toBe("public, no-cache");
+    // The tagged body is sent as the bytes that were hashed: still JSON, its length those bytes'.
+    expect(first.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(Number(first.headers["content-length"])).toBe(Buffer.byteLength(JSON.stringify(first.body)));
 
     const again = await get("/api/events/ev-w0", { "if-none-match": etag });
     expect(again.status).toBe(304);
