@@ -3,7 +3,7 @@
  * unchanged, in the project folder, against a fresh server on a fresh embedded database, so the README cannot
  * drift from the CLI, the SDK or the API. The server block (`<!-- walkthrough: server -->`) must read
  * `TEST_CLOCK=1 npm start`; the test starts what `npm start` runs once its `prestart` (the web build, not needed
- * here) is done, `tsx src/server.ts`, with the block's variables. Both get a free PORT, SIWE_DOMAIN
+ * here) is done, `node --import tsx src/server.ts` (checked against package.json), with the block's variables. Both get a free PORT, SIWE_DOMAIN
  * localhost:PORT, a temporary DATA_DIR and a temporary XDG_CONFIG_HOME (where `sign-in` keeps the session).
  *
  * Then it checks, through the API and not through the walkthrough's own output, what the walkthrough says:
@@ -71,6 +71,8 @@ describe.skipIf(testEngine !== "pglite")("README.md's walkthrough", () => {
   beforeAll(async () => {
     const serverBlock = walkthroughBlock(readme, "server");
     expect(serverBlock).toBe("TEST_CLOCK=1 npm start");
+    const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts;
+    expect(scripts.start).toBe("node --import tsx src/server.ts");
     const port = await freePort();
     scratch = mkdtempSync(join(tmpdir(), "walkthrough-"));
     // The shell of a developer on a fresh clone: no DATABASE_URL or REDIS_URL (the embedded database), the
@@ -84,8 +86,7 @@ describe.skipIf(testEngine !== "pglite")("README.md's walkthrough", () => {
       XDG_CONFIG_HOME: join(scratch, "config"),
       LOG_LEVEL: "warn",
     };
-    const tsx = join(ROOT, "node_modules/.bin/tsx");
-    server = spawn(tsx, ["src/server.ts"], {
+    server = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
       cwd: ROOT,
       env: { ...env, TEST_CLOCK: "1" },
       stdio: ["ignore", "pipe", "pipe"],
