@@ -67,12 +67,17 @@ export async function lockCreditBalances(tx: Tx, userIds: readonly bigint[]): Pr
 export async function appendCreditEntries(
   tx: Tx,
   entries: ReadonlyArray<{ userId: bigint; reason: CreditReason; amount: number; externalId: string }>,
+  locked?: ReadonlyMap<bigint, number>,
 ): Promise<Array<{ created: boolean; balance: number }>> {
   if (entries.length === 0) return [];
-  const before = await lockCreditBalances(
-    tx,
-    entries.map((e) => e.userId),
-  );
+  // `locked`: what `lockCreditBalances` answered earlier in this transaction for every user of `entries` (their
+  // rows locked since, so unchanged): a caller that decided the debits under that lock saves the second one.
+  const before =
+    locked ??
+    (await lockCreditBalances(
+      tx,
+      entries.map((e) => e.userId),
+    ));
   const created = new Set(
     (
       await rows<{ external_id: string }>(

@@ -155,10 +155,11 @@ async function commitBets(tx: Tx, bets: PendingBet[]): Promise<BetOutcome[]> {
     }
   });
   const priced = bets.flatMap((_, i) => (outcomes[i] ? [] : [i]));
-  const balances = await lockCreditBalances(
+  const locked = await lockCreditBalances(
     tx,
     priced.map((i) => bets[i]!.input.userId),
   );
+  const balances = new Map(locked);
   // In order: each stake is debited from what the bets before it in the group left.
   const accepted: Array<{ i: number; balanceAfter: number }> = [];
   for (const i of priced) {
@@ -171,17 +172,18 @@ async function commitBets(tx: Tx, bets: PendingBet[]): Promise<BetOutcome[]> {
     balances.set(userId, balance - stake);
     accepted.push({ i, balanceAfter: balance - stake });
   }
-  await insertAccepted(tx, bets, odds, accepted, outcomes);
+  await insertAccepted(tx, bets, odds, accepted, outcomes, locked);
   return outcomes.map((o) => o!);
 }
 
-/** Inserts the accepted bets and debits their stakes; fills their outcomes. */
+/** Inserts the accepted bets and debits their stakes (`locked`: the balances read under the lock, before them); fills their outcomes. */
 async function insertAccepted(
   tx: Tx,
   bets: PendingBet[],
   odds: bigint[],
   accepted: Array<{ i: number; balanceAfter: number }>,
   outcomes: Array<BetOutcome | null>,
+  locked: ReadonlyMap<bigint, number>,
 ): Promise<void> {
   if (accepted.length === 0) return;
   const now = new Date(Math.max(...accepted.map((a) => bets[a.i]!.now.getTime())));
@@ -209,6 +211,7 @@ async function insertAccepted(
       amount: -bets[i]!.input.stake,
       externalId: `stake:${inserted[k]}`,
     })),
+    locked,
   );
   const rows = await findPredictions(tx, inserted);
   accepted.forEach(({ i, balanceAfter }, k) => {
