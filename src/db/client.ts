@@ -18,6 +18,7 @@ import type { Config } from "../config.js";
 import { COMMITTED, signalingCommits } from "./commit-signal.js";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import { listenPostgres, type PgListener } from "./pg-listener.js";
+import { createClusterApart, hasCluster } from "./pglite-cluster.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -118,6 +119,8 @@ async function openPglite(dataDir: string | null, image?: Blob, lockWaitSeconds?
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const lock = dataDir ? await acquireDataDirLock(dataDir, lockWaitSeconds) : undefined;
   try {
+    // A new DATA_DIR's cluster is created by a child process, so this one never holds initdb's memory.
+    if (dataDir && !image && !hasCluster(dataDir)) await createClusterApart(dataDir);
     const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
     const changeCount = countWrites(client);
     const db = drizzlePglite({ client, schema });
