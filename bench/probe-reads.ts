@@ -1,8 +1,8 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--rate R] [--profile DIR]`: a direct experiment on the read paths. Builds (once, kept under
- * /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts does (production
- * settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
+ * [--route ladder|me|both|fixed] [--rate R] [--profile DIR]`: a direct experiment on the read paths. Builds
+ * (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts
+ * does (production settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
  * after a warm-up. Prints throughput and the service's **CPU milliseconds per request** (from /proc, user+system):
  * on a machine shared with other work the wall-clock figures move with the neighbours, the CPU cost per request

@@ -3,8 +3,9 @@
  * unchanged, in the project folder, against a fresh server on a fresh embedded database, so the README cannot
  * drift from the CLI, the SDK or the API. The server block (`<!-- walkthrough: server -->`) must read
  * `TEST_CLOCK=1 npm start`; the test starts what `npm start` runs once its `prestart` (the web build, not needed
- * here) is done, `node --import tsx src/server.ts` (checked against package.json), with the block's variables. Both get a free PORT, SIWE_DOMAIN
- * localhost:PORT, a temporary DATA_DIR and a temporary XDG_CONFIG_HOME (where `sign-in` keeps the session).
+ * here) is done, `node --import tsx src/server.ts` (checked against package.json), with the block's variables.
+ * Both get a free PORT, SIWE_DOMAIN localhost:PORT, a temporary DATA_DIR and a temporary XDG_CONFIG_HOME (where
+ * `sign-in` keeps the session).
  *
  * Then it checks, through the API and not through the walkthrough's own output, what the walkthrough says:
  * the prediction won and was claimed once (payout 100 × 2.15 = 215), the balance is 1,000 − 100 + 215 = 1,115,

@@ -176,7 +176,10 @@ async function commitBets(tx: Tx, bets: PendingBet[]): Promise<BetOutcome[]> {
   return outcomes.map((o) => o!);
 }
 
-/** Inserts the accepted bets and debits their stakes (`locked`: the balances read under the lock, before them); fills their outcomes. */
+/**
+ * Inserts the accepted bets and debits their stakes (`locked`: the balances read under the group's lock, before
+ * these debits); fills their outcomes.
+ */
 async function insertAccepted(
   tx: Tx,
   bets: PendingBet[],

@@ -79,8 +79,9 @@ export class DisplayCache {
   /** The profiles of `ids` changed: load them again when next shown. */
   forget(ids: Iterable<string>): void {
     for (const id of ids) {
-      this.entries.delete(Number(id));
-      this.store?.markStale(Number(id));
+      const n = Number(id);
+      this.entries.delete(n);
+      this.store?.markStale(n);
       this.forgottenWhileLoading?.push(id);
     }
   }
