@@ -72,7 +72,7 @@ describe("a bet and the settlement of its event", () => {
     const betTx = t.database.db.transaction(async (tx) => {
       const event = (await lockEventsForBets(tx, ["race-inflight"])).get("race-inflight");
       expect(event?.status).toBe("scheduled");
-      const [id] = await insertOpenPredictions(
+      const [row] = await insertOpenPredictions(
         tx,
         [
           {
@@ -88,7 +88,7 @@ describe("a bet and the settlement of its event", () => {
         ],
         NOW,
       );
-      expect(id).not.toBeNull();
+      expect(row).not.toBeNull();
       inserted();
       await gate;
     });

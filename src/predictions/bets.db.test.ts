@@ -21,6 +21,7 @@ import {
   putEvent,
   txHash,
 } from "../../test/player-api.js";
+import { findPrediction, insertOpenPredictions } from "./predictions.repository.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
 
@@ -255,6 +256,42 @@ describe("version-1 bets", () => {
     expect((await history(a.cookie)).map((p) => p.stake)).toEqual([600]);
     expect(await history(b.cookie)).toEqual([]);
     expect(dataOf(await bet(t, b.cookie, home("b1-group", 1000)), 201).balance).toBe(0);
+  });
+});
+
+describe("the stored version-1 prediction", () => {
+  it("is what the insert answers, row for row; an input it leaves out (no open event) answers null", async () => {
+    await putEvent(t, "b1-rows");
+    const p = await newPlayer();
+    const open = {
+      userId: BigInt(p.userId),
+      eventId: "b1-rows",
+      market: "1x2",
+      outcome: "home",
+      oddsMilli: 2150n,
+    };
+    const answers = await t.database.db.transaction((tx) =>
+      insertOpenPredictions(
+        tx,
+        [
+          { ...open, stake: 10, balanceAfter: 990, idempotencyKey: "rows-1" },
+          { ...open, eventId: "b1-rows-missing", stake: 20, balanceAfter: 970, idempotencyKey: null },
+          { ...open, outcome: "away", stake: 30, balanceAfter: 960, idempotencyKey: null },
+        ],
+        NOW,
+      ),
+    );
+    expect(answers[1]).toBeNull();
+    expect(answers[0]).toMatchObject({
+      stake: 10,
+      balanceAfter: 990,
+      idempotencyKey: "rows-1",
+      placedAt: NOW,
+    });
+    expect(answers[2]).toMatchObject({ outcome: "away", stake: 30, status: "open", idempotencyKey: null });
+    for (const answer of [answers[0]!, answers[2]!]) {
+      expect(await findPrediction(t.database.db, answer.id)).toEqual(answer);
+    }
   });
 });
 

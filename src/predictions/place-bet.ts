@@ -26,12 +26,7 @@ import { type EventRow, lockEventsForBets } from "../events/events.js";
 import { appendCreditEntries, lockCreditBalances } from "../ledger/credits.js";
 import { parseOddsMilli } from "../shared/money.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
-import {
-  findByIdempotencyKey,
-  findPredictions,
-  insertOpenPredictions,
-  type PredictionRow,
-} from "./predictions.repository.js";
+import { findByIdempotencyKey, insertOpenPredictions, type PredictionRow } from "./predictions.repository.js";
 
 export interface PlaceBetInput {
   userId: bigint;
@@ -190,7 +185,7 @@ async function insertAccepted(
 ): Promise<void> {
   if (accepted.length === 0) return;
   const now = new Date(Math.max(...accepted.map((a) => bets[a.i]!.now.getTime())));
-  const ids = await insertOpenPredictions(
+  const stored = await insertOpenPredictions(
     tx,
     accepted.map(({ i, balanceAfter }) => ({
       ...bets[i]!.input,
@@ -200,25 +195,24 @@ async function insertAccepted(
     })),
     now,
   );
-  if (ids.some((id) => id === null)) {
+  if (stored.some((row) => row === null)) {
     if (bets.length > 1) throw new RetryAlone("a bet of the group was not inserted");
     outcomes[accepted[0]!.i] = await notInserted(tx, bets[accepted[0]!.i]!.input);
     return;
   }
-  const inserted = ids as bigint[];
+  const inserted = stored as PredictionRow[];
   await appendCreditEntries(
     tx,
     accepted.map(({ i }, k) => ({
       userId: bets[i]!.input.userId,
       reason: "STAKE" as const,
       amount: -bets[i]!.input.stake,
-      externalId: `stake:${inserted[k]}`,
+      externalId: `stake:${inserted[k]!.id}`,
     })),
     locked,
   );
-  const rows = await findPredictions(tx, inserted);
   accepted.forEach(({ i, balanceAfter }, k) => {
-    outcomes[i] = { ok: { prediction: rows.get(inserted[k]!)!, balance: balanceAfter } };
+    outcomes[i] = { ok: { prediction: inserted[k]!, balance: balanceAfter } };
   });
 }
 

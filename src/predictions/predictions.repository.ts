@@ -18,27 +18,31 @@ export async function insertPrediction(tx: Tx, values: NewPrediction): Promise<P
   return row ?? null;
 }
 
+/** A version-1 bet to open: its stake is debited in the same transaction, leaving `balanceAfter`. */
+export interface OpenBet {
+  userId: bigint;
+  eventId: string;
+  market: string;
+  outcome: string;
+  oddsMilli: bigint;
+  stake: number;
+  balanceAfter: number;
+  idempotencyKey: string | null;
+}
+
 /**
  * Inserts open version-1 predictions (one bet, or a group commit's) in one statement: each row only while its event
  * is open (`eventOpenForBets`, from the event row, in the same statement: the window check and the insert are one
- * statement), with its balance after the stake. Each row's id
- * is drawn first, so the answer maps to the input exactly: per input, in order, its id or null (event not open,
- * or idempotency key already used). Called under the events' bet locks (lockEventsForBets).
+ * statement), with its balance after the stake. Each row's id is drawn first, so the answer maps to the input
+ * exactly: per input, in order, its stored row or null (event not open, or idempotency key already used). The row
+ * is built from what the statement wrote (the table has no defaults besides the id; a test holds it equal to the
+ * stored row), so a bet reads nothing back. Called under the events' bet locks (lockEventsForBets).
  */
 export async function insertOpenPredictions(
   tx: Tx,
-  bets: ReadonlyArray<{
-    userId: bigint;
-    eventId: string;
-    market: string;
-    outcome: string;
-    oddsMilli: bigint;
-    stake: number;
-    balanceAfter: number;
-    idempotencyKey: string | null;
-  }>,
+  bets: ReadonlyArray<OpenBet>,
   now: Date,
-): Promise<Array<bigint | null>> {
+): Promise<Array<PredictionRow | null>> {
   if (bets.length === 0) return [];
   const found = await rows<{ ord: string; id: string | null }>(
     tx,
@@ -74,23 +78,43 @@ export async function insertOpenPredictions(
         )
         select inp.ord::text as ord, ins.id::text as id from inp left join ins on ins.id = inp.id order by inp.ord`,
   );
-  const ids = found.map((r) => (r.id === null ? null : BigInt(r.id)));
-  const inserted = ids.filter((id) => id !== null).length;
+  const stored = found.map((r, i) => (r.id === null ? null : openPredictionRow(BigInt(r.id), bets[i]!, now)));
+  const inserted = stored.filter((row) => row !== null).length;
   if (inserted > 0) betsTotal.inc({ version: "1", status: "open" }, inserted);
-  return ids;
+  return stored;
 }
 
-/** Predictions by id (any order). */
-export async function findPredictions(
-  q: Queryable,
-  ids: readonly bigint[],
-): Promise<Map<bigint, PredictionRow>> {
-  if (ids.length === 0) return new Map();
-  const found = await q
-    .select()
-    .from(predictions)
-    .where(inArray(predictions.id, [...ids]));
-  return new Map(found.map((p) => [p.id, p]));
+/** The row insertOpenPredictions wrote for `bet` under `id`. */
+function openPredictionRow(id: bigint, bet: OpenBet, placedAt: Date): PredictionRow {
+  return {
+    id,
+    userId: bet.userId,
+    version: 1,
+    eventId: bet.eventId,
+    market: bet.market,
+    outcome: bet.outcome,
+    oddsMilli: bet.oddsMilli,
+    stake: bet.stake,
+    stakeMicro: null,
+    status: "open",
+    payout: null,
+    payoutMicro: null,
+    claimedAt: null,
+    placedAt,
+    settledAt: null,
+    txHash: null,
+    chainId: null,
+    logIndex: null,
+    contract: null,
+    blockNumber: null,
+    blockHash: null,
+    quoteDigest: null,
+    orphanedAt: null,
+    rejectCode: null,
+    rejectReason: null,
+    idempotencyKey: bet.idempotencyKey,
+    balanceAfter: bet.balanceAfter,
+  };
 }
 
 export async function findPrediction(q: Queryable, id: bigint): Promise<PredictionRow | null> {
