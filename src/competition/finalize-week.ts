@@ -21,12 +21,13 @@ import { prizeTreeOf } from "./prize-tree-of.js";
 import { splitPrizes } from "./prizes.js";
 import { CUTOFFS, withinCutoff } from "./ranking.js";
 import {
+  attachWeekSnapshot,
   claimFinalization,
   completeFinalization,
   findWeekResult,
   insertEligibility,
   insertSnapshotRows,
-  snapshotQualification,
+  openWeekSnapshot,
 } from "./snapshot.repository.js";
 import { Standings } from "./standings.js";
 import { weekPool } from "./week-pool.js";
@@ -118,7 +119,8 @@ async function finalizeOnce(
       // Another caller finalized it while we waited on its row: serve what it stored.
       return { result: (await findWeekResult(tx, week))!, alreadyFinalized: true };
     }
-    const qualificationParticipants = await snapshotQualification(tx, week, CUTOFFS.qualification);
+    // The week's snapshot table: filled here, attached (indexed) once both ladders are in.
+    const qualificationParticipants = await openWeekSnapshot(tx, week, CUTOFFS.qualification);
     const qualificationTop = await standings.qualificationTop(week);
     const eligibleThisWeek = await standings.eligibility(week);
     const champions = isChampionsEnabled(week) ? await standings.championsLadder(week) : null;
@@ -140,6 +142,7 @@ async function finalizeOnce(
         })),
       );
     }
+    await attachWeekSnapshot(tx, week);
     const next = nextWeekEligibility({
       week,
       qualification: qualificationTop,

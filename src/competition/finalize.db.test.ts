@@ -32,6 +32,7 @@ import {
   putEvent,
   setNow,
 } from "../../test/competition-api.js";
+import { pgErrorCode, rows, sql } from "../db/client.js";
 
 let t: TestApp;
 
@@ -303,6 +304,35 @@ describe("finalize: one season, week by week", () => {
     expect(stored).toEqual({ ...liveChampions1, provisional: false });
     const qualification = await getData(t, "/api/competition/leaderboard?week=1&limit=100");
     expect(qualification).toMatchObject({ provisional: false, total: 37, cutoffSp: 900 });
+  });
+
+  it("each finalized week's rows are a partition of their own, keyed as the table: no player or position twice", async () => {
+    const db = t.database.db;
+    const parts = await rows<{ part: string; ladder: string; n: string }>(
+      db,
+      sql`select tableoid::regclass::text as part, ladder, count(*)::text as n
+          from competition_leaderboard_snapshots group by 1, 2 order by 1, 2`,
+    );
+    expect(parts).toEqual([
+      { part: "competition_leaderboard_snapshots_w0", ladder: "qualification", n: "28" },
+      { part: "competition_leaderboard_snapshots_w1", ladder: "champions", n: "12" },
+      { part: "competition_leaderboard_snapshots_w1", ladder: "qualification", n: "37" },
+    ]);
+    const insert = (week: number, position: number, userId: string) =>
+      db
+        .execute(
+          sql`insert into competition_leaderboard_snapshots
+                (week, ladder, position, user_id, competitive_sp, rank, within_cutoff)
+              values (${week}, 'qualification', ${position}, ${BigInt(userId)}, 1, 99, false)`,
+        )
+        .then(
+          () => "inserted",
+          (err: unknown) => pgErrorCode(err),
+        );
+    expect(await insert(1, 99, id(P(5)))).toBe("23505"); // P5 is on week 1's Qualification ladder already
+    expect(await insert(1, 1, id(N))).toBe("23505"); // position 1 is Q1's
+    expect(await insert(0, 1, id(N))).toBe("23505"); // and in week 0 P1's
+    expect(await insert(2, 1, id(N))).toBe("23514"); // week 2 is not finalized: no partition takes its rows
   });
 
   /** Week 1's published prize tree. */

@@ -3,7 +3,7 @@
  * per ladder row) and the stored Champions eligibility of the next week. Written once by finalize, read by every
  * later read of that week.
  */
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import { intArray, type Queryable, rows, type Tx } from "../db/client.js";
 import { findLadderDisplay } from "../users/users.js";
 import type { EligibleVia } from "./eligibility.js";
@@ -137,12 +137,32 @@ export async function completeFinalization(tx: Tx, result: WeekResult): Promise<
   );
 }
 
-/** Snapshots week W's whole live Qualification ladder in one statement; returns the participant count. */
-export async function snapshotQualification(tx: Tx, week: number, cutoff: number): Promise<number> {
+/**
+ * Week W's snapshot rows live in a partition of their own, `competition_leaderboard_snapshots_w<W>` (migration 0019):
+ * finalize creates it apart (`openWeekSnapshot`), fills it without indexes, then builds its two unique indexes in
+ * one sort each and attaches it (`attachWeekSnapshot`), all in its transaction. Inserting a million rows into the
+ * indexed table paid a b-tree descent per row and index, the user key's in random order (docs/decisions.md "A
+ * partition per finalized week").
+ */
+function weekSnapshotTable(week: number): SQLWrapper {
+  if (!Number.isSafeInteger(week) || week < 0) throw new Error(`not a week: ${week}`);
+  return sql.identifier(`competition_leaderboard_snapshots_w${week}`);
+}
+
+/**
+ * Creates week W's snapshot table, not yet attached, with week W's whole live Qualification ladder in one
+ * statement; returns the participant count.
+ */
+export async function openWeekSnapshot(tx: Tx, week: number, cutoff: number): Promise<number> {
+  const table = weekSnapshotTable(week);
+  await tx.execute(
+    sql`create table ${table} (like competition_leaderboard_snapshots including defaults including constraints,
+                              check (week = ${sql.raw(String(week))}))`,
+  );
   const inserted = await rows<{ n: string }>(
     tx,
     sql`with ins as (
-          insert into competition_leaderboard_snapshots
+          insert into ${table}
             (week, ladder, position, user_id, competitive_sp, rank, within_cutoff, prize_micro)
           select ${week}, 'qualification', ${LADDER_POSITION_SQL}, user_id, sp,
                  ${COMPETITION_RANK_SQL}, ${COMPETITION_RANK_SQL} <= ${cutoff}, null
@@ -153,7 +173,7 @@ export async function snapshotQualification(tx: Tx, week: number, cutoff: number
   return Number(inserted[0]?.n ?? 0);
 }
 
-/** Bulk-inserts snapshot rows (the Champions ladder) in one statement. */
+/** Bulk-inserts snapshot rows (the Champions ladder) into week W's table opened by `openWeekSnapshot`. */
 export async function insertSnapshotRows(
   tx: Tx,
   week: number,
@@ -173,13 +193,28 @@ export async function insertSnapshotRows(
   const column = (pick: (e: (typeof entries)[number]) => string | number, type: "bigint" | "int") =>
     intArray(entries.map(pick), type);
   await tx.execute(
-    sql`insert into competition_leaderboard_snapshots
+    sql`insert into ${weekSnapshotTable(week)}
           (week, ladder, position, user_id, competitive_sp, rank, within_cutoff, prize_micro)
         select ${week}, ${ladder}, t.position, t.user_id, t.sp, t.rank, t.within_cutoff, t.prize
         from unnest(${column((e) => e.position, "int")}, ${column((e) => e.userId, "bigint")},
                     ${column((e) => e.sp, "bigint")}, ${column((e) => e.rank, "int")},
                     ${within}::boolean[], ${prizes}::numeric[])
              as t(position, user_id, sp, rank, within_cutoff, prize)`,
+  );
+}
+
+/**
+ * Builds week W's two unique indexes (those of the parent table, which attaching adopts) and attaches its table:
+ * from here on the week's snapshot reads through `competition_leaderboard_snapshots`. The table's check
+ * (`week = W`) spares the attach a scan.
+ */
+export async function attachWeekSnapshot(tx: Tx, week: number): Promise<void> {
+  const table = weekSnapshotTable(week);
+  await tx.execute(sql`create unique index on ${table} (week, ladder, position)`);
+  await tx.execute(sql`create unique index on ${table} (week, ladder, user_id)`);
+  await tx.execute(
+    sql`alter table competition_leaderboard_snapshots attach partition ${table}
+        for values in (${sql.raw(String(week))})`,
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * Migrations that move players' data, applied to a database holding data (every other test starts from an empty,
  * fully migrated one). 0017 moves the all-time SP out of `users.total_sp` into `user_sp_totals` and drops the
- * column; 0018 makes the reversal index partial. A database migrated up to 0016 with players in it is migrated the
- * rest of the way, as a service started on a new version does, on both engines.
+ * column; 0018 makes the reversal index partial; 0019 moves each finalized week's snapshot into a partition of its
+ * own. A database migrated part of the way with players in it is migrated the rest of the way, as a service
+ * started on a new version does, on both engines.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +18,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { countUsersAbove, totalRowOf, totalsPage } from "../leaderboard/leaderboard.repository.js";
-import { type Db, rows, sql } from "./client.js";
+import { type Db, pgErrorCode, rows, sql } from "./client.js";
 
 const migrations = fileURLToPath(new URL("./migrations/", import.meta.url));
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -114,5 +115,53 @@ describe("migrating a database that holds players (0016 → latest)", () => {
             select user_id, type, -amount, 'reversal:again', id from sp_ledger where external_id = 'x:1'`,
       ),
     ).rejects.toThrow();
+  });
+});
+
+describe("migrating stored snapshots (0018 → latest)", () => {
+  it("moves each finalized week's rows into a partition of its own, unchanged and still keyed", async () => {
+    const { db, migrate } = await bareDatabase();
+    await migrate(migrationsUpTo("0018_sp_ledger_reverses_partial"));
+    // Weeks 0 and 2 as 0018 stored them: two Qualification rows each, and week 2's Champions winner with a prize.
+    await db.execute(
+      sql`insert into competition_leaderboard_snapshots
+            (week, ladder, position, user_id, competitive_sp, rank, within_cutoff, prize_micro)
+          values (0, 'qualification', 1, 11, 500, 1, true, null), (0, 'qualification', 2, 12, 300, 2, true, null),
+                 (2, 'qualification', 1, 12, 900, 1, true, null), (2, 'qualification', 2, 11, 900, 1, true, null),
+                 (2, 'champions', 1, 12, 900, 1, true, 140000000)`,
+    );
+
+    await migrate(migrations);
+
+    const stored = await rows<Record<string, string>>(
+      db,
+      sql`select tableoid::regclass::text as part, week::text, ladder, position::text, user_id::text,
+                 competitive_sp::text, rank::text, within_cutoff::text, prize_micro::text
+          from competition_leaderboard_snapshots order by week, ladder desc, position`,
+    );
+    const w0 = "competition_leaderboard_snapshots_w0";
+    const w2 = "competition_leaderboard_snapshots_w2";
+    expect(stored.map((r) => Object.values(r))).toEqual([
+      [w0, "0", "qualification", "1", "11", "500", "1", "true", null],
+      [w0, "0", "qualification", "2", "12", "300", "2", "true", null],
+      [w2, "2", "qualification", "1", "12", "900", "1", "true", null],
+      [w2, "2", "qualification", "2", "11", "900", "1", "true", null],
+      [w2, "2", "champions", "1", "12", "900", "1", "true", "140000000"],
+    ]);
+    const insert = (week: number, position: number, userId: number) =>
+      db
+        .execute(
+          sql`insert into competition_leaderboard_snapshots
+                (week, ladder, position, user_id, competitive_sp, rank, within_cutoff)
+              values (${week}, 'qualification', ${position}, ${userId}, 1, 9, false)`,
+        )
+        .then(
+          () => "inserted",
+          (err: unknown) => pgErrorCode(err),
+        );
+    expect(await insert(2, 3, 11)).toBe("23505"); // user 11 is on week 2's ladder
+    expect(await insert(0, 2, 13)).toBe("23505"); // position 2 of week 0 is taken
+    expect(await insert(0, 3, 13)).toBe("inserted");
+    expect(await insert(1, 1, 13)).toBe("23514"); // no partition for a week never finalized
   });
 });

@@ -190,8 +190,10 @@ export const competitionLeaderboardSnapshots = pgTable(
     withinCutoff: boolean("within_cutoff").notNull(),
     prizeMicro: numeric("prize_micro", { precision: 78, scale: 0, mode: "bigint" }),
   },
+  // List-partitioned by week, one partition per finalized week (migration 0019, which drizzle cannot declare):
+  // unique indexes rather than a primary key, whose partitions' inherited constraints pg_restore --clean cannot drop.
   (t) => [
-    primaryKey({ columns: [t.week, t.ladder, t.position] }),
+    uniqueIndex("competition_snapshots_position_key").on(t.week, t.ladder, t.position),
     uniqueIndex("competition_snapshots_user_key").on(t.week, t.ladder, t.userId),
     check("competition_snapshots_ladder_check", sql`${t.ladder} in ('qualification','champions')`),
   ],
