@@ -169,7 +169,7 @@ async function measureFinalize(database: Database): Promise<void> {
   for (let i = 0; i < Number(args.repeat); i++) {
     if (i > 0) {
       // Undo the previous finalize of week W, then clean up its dead rows as autovacuum would.
-      // A partition of its own (migration 0016) is dropped; the one table of older code loses the week's rows.
+      // A partition of its own (migration 0019) is dropped; the one table of older code loses the week's rows.
       const [own] = await rows<{ t: string | null }>(
         database.db,
         sql`select to_regclass(${`competition_leaderboard_snapshots_w${W}`})::text as t`,

@@ -138,11 +138,11 @@ export async function completeFinalization(tx: Tx, result: WeekResult): Promise<
 }
 
 /**
- * Week W's snapshot rows live in a partition of their own, `competition_leaderboard_snapshots_w<W>` (migration 0019):
- * finalize creates it apart (`openWeekSnapshot`), fills it without indexes, then builds its two unique indexes in
- * one sort each and attaches it (`attachWeekSnapshot`), all in its transaction. Inserting a million rows into the
- * indexed table paid a b-tree descent per row and index, the user key's in random order (docs/decisions.md "A
- * partition per finalized week").
+ * Week W's snapshot rows live in a partition of their own, `competition_leaderboard_snapshots_w<W>` (migration
+ * 0019; the weeks finalized before it share one): finalize creates it apart (`openWeekSnapshot`), fills it without
+ * indexes, then builds its two unique indexes in one sort each and attaches it (`attachWeekSnapshot`), all in its
+ * transaction. Inserting a million rows into the indexed table paid a b-tree descent per row and index, the user
+ * key's in random order (docs/decisions.md "A partition per finalized week").
  */
 function weekSnapshotTable(week: number): SQLWrapper {
   if (!Number.isSafeInteger(week) || week < 0) throw new Error(`not a week: ${week}`);

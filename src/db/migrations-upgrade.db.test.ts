@@ -17,6 +17,11 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
+import {
+  attachWeekSnapshot,
+  insertSnapshotRows,
+  openWeekSnapshot,
+} from "../competition/snapshot.repository.js";
 import { countUsersAbove, totalRowOf, totalsPage } from "../leaderboard/leaderboard.repository.js";
 import { type Db, pgErrorCode, rows, sql } from "./client.js";
 
@@ -119,7 +124,7 @@ describe("migrating a database that holds players (0016 → latest)", () => {
 });
 
 describe("migrating stored snapshots (0018 → latest)", () => {
-  it("moves each finalized week's rows into a partition of its own, unchanged and still keyed", async () => {
+  it("keeps the weeks stored before as one partition, unchanged and still keyed; a new week gets its own", async () => {
     const { db, migrate } = await bareDatabase();
     await migrate(migrationsUpTo("0018_sp_ledger_reverses_partial"));
     // Weeks 0 and 2 as 0018 stored them: two Qualification rows each, and week 2's Champions winner with a prize.
@@ -139,14 +144,13 @@ describe("migrating stored snapshots (0018 → latest)", () => {
                  competitive_sp::text, rank::text, within_cutoff::text, prize_micro::text
           from competition_leaderboard_snapshots order by week, ladder desc, position`,
     );
-    const w0 = "competition_leaderboard_snapshots_w0";
-    const w2 = "competition_leaderboard_snapshots_w2";
+    const before = "competition_leaderboard_snapshots_before_0019";
     expect(stored.map((r) => Object.values(r))).toEqual([
-      [w0, "0", "qualification", "1", "11", "500", "1", "true", null],
-      [w0, "0", "qualification", "2", "12", "300", "2", "true", null],
-      [w2, "2", "qualification", "1", "12", "900", "1", "true", null],
-      [w2, "2", "qualification", "2", "11", "900", "1", "true", null],
-      [w2, "2", "champions", "1", "12", "900", "1", "true", "140000000"],
+      [before, "0", "qualification", "1", "11", "500", "1", "true", null],
+      [before, "0", "qualification", "2", "12", "300", "2", "true", null],
+      [before, "2", "qualification", "1", "12", "900", "1", "true", null],
+      [before, "2", "qualification", "2", "11", "900", "1", "true", null],
+      [before, "2", "champions", "1", "12", "900", "1", "true", "140000000"],
     ]);
     const insert = (week: number, position: number, userId: number) =>
       db
@@ -163,5 +167,21 @@ describe("migrating stored snapshots (0018 → latest)", () => {
     expect(await insert(0, 2, 13)).toBe("23505"); // position 2 of week 0 is taken
     expect(await insert(0, 3, 13)).toBe("inserted");
     expect(await insert(1, 1, 13)).toBe("23514"); // no partition for a week never finalized
+
+    // Finalize's steps for a new week: a table of its own, attached beside the old one.
+    await db.transaction(async (tx) => {
+      expect(await openWeekSnapshot(tx, 3, 25)).toBe(0);
+      await insertSnapshotRows(tx, 3, "champions", [
+        { position: 1, userId: "11", sp: 40, rank: 1, withinCutoff: true, prizeMicro: 5n },
+      ]);
+      await attachWeekSnapshot(tx, 3);
+    });
+    const week3 = await rows<{ part: string; user_id: string }>(
+      db,
+      sql`select tableoid::regclass::text as part, user_id::text from competition_leaderboard_snapshots where week = 3`,
+    );
+    expect(week3).toEqual([{ part: "competition_leaderboard_snapshots_w3", user_id: "11" }]);
+    expect(await insert(3, 2, 11)).toBe("inserted"); // the Qualification ladder: another ladder, same player
+    expect(await insert(3, 3, 11)).toBe("23505");
   });
 });
