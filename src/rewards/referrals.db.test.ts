@@ -53,6 +53,42 @@ async function settle(eventId: string, result: Record<string, unknown>) {
   dataOf(await postResult(t, eventId, result));
 }
 
+describe("referral codes", () => {
+  it("gives every new user a code of its own, 8 of the 32 unambiguous characters; the feed's new wallets too", async () => {
+    const CODE = /^[A-HJ-NP-Z2-9]{8}$/;
+    const signedUp = (await referrals((await newPlayer()).cookie)).code as string;
+    expect(signedUp).toMatch(CODE);
+    // 40 wallets new to the platform, created by one feed batch.
+    const wallets = Array.from(
+      { length: 40 },
+      (_, i) => `0x${(0xc0de00 + i).toString(16).padStart(40, "0")}`,
+    );
+    const res = await call(t.app, {
+      method: "POST",
+      url: "/api/admin/sp-transactions/batch",
+      headers: ADMIN,
+      payload: {
+        rows: wallets.map((wallet, i) => ({
+          wallet,
+          type: "ADJUSTMENT",
+          amount: 1,
+          externalId: `ref-codes-${i}`,
+        })),
+      },
+    });
+    expect(res.status).toBe(200);
+    const codes = (
+      await rows<{ code: string }>(
+        t.database.db,
+        sql`select referral_code as code from users where wallet like ${`${wallets[0]!.slice(0, 40)}%`}`,
+      )
+    ).map((r) => r.code);
+    expect(codes).toHaveLength(40);
+    for (const code of codes) expect(code).toMatch(CODE);
+    expect(new Set([...codes, signedUp]).size).toBe(41);
+  });
+});
+
 describe("linking a referee", () => {
   it("links only at the sign-in that creates the user; a later code or an unknown code changes nothing", async () => {
     const r = await newPlayer();
