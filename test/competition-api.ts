@@ -4,6 +4,7 @@
  */
 import { privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
+import { type Db, pgErrorCode, sql } from "../src/db/client.js";
 import { ADMIN, call, type TestApp, testKey } from "./app.js";
 import { buildEventBody } from "./factories.js";
 
@@ -118,4 +119,26 @@ export function byUserId(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Tries to write one Qualification snapshot row of `week` straight into the table (finalize alone writes them):
+ * "inserted", or the PostgreSQL error code that refused it (23505 a key taken, 23514 no partition for the week).
+ */
+export function tryInsertSnapshotRow(
+  db: Db,
+  week: number,
+  position: number,
+  userId: string,
+): Promise<string> {
+  return db
+    .execute(
+      sql`insert into competition_leaderboard_snapshots
+            (week, ladder, position, user_id, competitive_sp, rank, within_cutoff)
+          values (${week}, 'qualification', ${position}, ${BigInt(userId)}, 1, 99, false)`,
+    )
+    .then(
+      () => "inserted",
+      (err: unknown) => pgErrorCode(err) ?? String(err),
+    );
 }

@@ -31,8 +31,9 @@ import {
   player,
   putEvent,
   setNow,
+  tryInsertSnapshotRow,
 } from "../../test/competition-api.js";
-import { pgErrorCode, rows, sql } from "../db/client.js";
+import { rows, sql } from "../db/client.js";
 
 let t: TestApp;
 
@@ -319,16 +320,7 @@ describe("finalize: one season, week by week", () => {
       { part: "competition_leaderboard_snapshots_w1", ladder: "qualification", n: "37" },
     ]);
     const insert = (week: number, position: number, userId: string) =>
-      db
-        .execute(
-          sql`insert into competition_leaderboard_snapshots
-                (week, ladder, position, user_id, competitive_sp, rank, within_cutoff)
-              values (${week}, 'qualification', ${position}, ${BigInt(userId)}, 1, 99, false)`,
-        )
-        .then(
-          () => "inserted",
-          (err: unknown) => pgErrorCode(err),
-        );
+      tryInsertSnapshotRow(db, week, position, userId);
     expect(await insert(1, 99, id(P(5)))).toBe("23505"); // P5 is on week 1's Qualification ladder already
     expect(await insert(1, 1, id(N))).toBe("23505"); // position 1 is Q1's
     expect(await insert(0, 1, id(N))).toBe("23505"); // and in week 0 P1's

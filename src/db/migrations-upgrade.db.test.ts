@@ -1,9 +1,9 @@
 /**
  * Migrations that move players' data, applied to a database holding data (every other test starts from an empty,
  * fully migrated one). 0017 moves the all-time SP out of `users.total_sp` into `user_sp_totals` and drops the
- * column; 0018 makes the reversal index partial; 0019 moves each finalized week's snapshot into a partition of its
- * own. A database migrated part of the way with players in it is migrated the rest of the way, as a service
- * started on a new version does, on both engines.
+ * column; 0018 makes the reversal index partial; 0019 partitions the snapshot table by week, the weeks stored
+ * before it kept together as one partition. A database migrated part of the way with players in it is migrated the
+ * rest of the way, as a service started on a new version does, on both engines.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +16,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { tryInsertSnapshotRow } from "../../test/competition-api.js";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
 import {
   attachWeekSnapshot,
@@ -23,7 +24,7 @@ import {
   openWeekSnapshot,
 } from "../competition/snapshot.repository.js";
 import { countUsersAbove, totalRowOf, totalsPage } from "../leaderboard/leaderboard.repository.js";
-import { type Db, pgErrorCode, rows, sql } from "./client.js";
+import { type Db, rows, sql } from "./client.js";
 
 const migrations = fileURLToPath(new URL("./migrations/", import.meta.url));
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -153,16 +154,7 @@ describe("migrating stored snapshots (0018 → latest)", () => {
       [before, "2", "champions", "1", "12", "900", "1", "true", "140000000"],
     ]);
     const insert = (week: number, position: number, userId: number) =>
-      db
-        .execute(
-          sql`insert into competition_leaderboard_snapshots
-                (week, ladder, position, user_id, competitive_sp, rank, within_cutoff)
-              values (${week}, 'qualification', ${position}, ${userId}, 1, 9, false)`,
-        )
-        .then(
-          () => "inserted",
-          (err: unknown) => pgErrorCode(err),
-        );
+      tryInsertSnapshotRow(db, week, position, String(userId));
     expect(await insert(2, 3, 11)).toBe("23505"); // user 11 is on week 2's ladder
     expect(await insert(0, 2, 13)).toBe("23505"); // position 2 of week 0 is taken
     expect(await insert(0, 3, 13)).toBe("inserted");
