@@ -8,16 +8,9 @@ ALTER TABLE "competition_leaderboard_snapshots" RENAME TO "competition_leaderboa
 ALTER TABLE "competition_leaderboard_snapshots_before_0019" DROP CONSTRAINT "competition_leaderboard_snapshots_week_ladder_position_pk";--> statement-breakpoint
 ALTER INDEX "competition_snapshots_user_key" RENAME TO "competition_snapshots_before_0019_user_key";--> statement-breakpoint
 CREATE UNIQUE INDEX "competition_snapshots_before_0019_position_key" ON "competition_leaderboard_snapshots_before_0019" USING btree ("week","ladder","position");--> statement-breakpoint
+-- The same columns, NOT NULLs and ladder check as the old table, which it takes the name of.
 CREATE TABLE "competition_leaderboard_snapshots" (
-	"week" integer NOT NULL,
-	"ladder" text NOT NULL,
-	"position" integer NOT NULL,
-	"user_id" bigint NOT NULL,
-	"competitive_sp" bigint NOT NULL,
-	"rank" integer NOT NULL,
-	"within_cutoff" boolean NOT NULL,
-	"prize_micro" numeric(78, 0),
-	CONSTRAINT "competition_snapshots_ladder_check" CHECK ("competition_leaderboard_snapshots"."ladder" in ('qualification','champions'))
+	LIKE "competition_leaderboard_snapshots_before_0019" INCLUDING DEFAULTS INCLUDING CONSTRAINTS
 ) PARTITION BY LIST ("week");--> statement-breakpoint
 CREATE UNIQUE INDEX "competition_snapshots_position_key" ON "competition_leaderboard_snapshots" USING btree ("week","ladder","position");--> statement-breakpoint
 CREATE UNIQUE INDEX "competition_snapshots_user_key" ON "competition_leaderboard_snapshots" USING btree ("week","ladder","user_id");--> statement-breakpoint
