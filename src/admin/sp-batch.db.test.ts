@@ -1,8 +1,9 @@
 /** POST /api/admin/sp-transactions/batch: set-based feed ingest, idempotent per row, all or nothing. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
 import { buildEventBody } from "../../test/factories.js";
 import { rows, sql, textArray } from "../db/client.js";
+import { DOMAIN_EVENTS_CHANNEL } from "../domain-events/domain-events.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2 (Tue 2026-11-17 .. Tue 2026-11-24)
 
@@ -363,6 +364,79 @@ describe("concurrent batches", () => {
         sql`select t.total_sp::text as total_sp from user_sp_totals t join users u on u.id = t.user_id where u.wallet = ${w}`,
       );
       expect(Number(u!.total_sp)).toBe(2);
+    }
+  });
+});
+
+describe("the live stream's ladder.changed", () => {
+  const head = async () =>
+    (await q<{ id: string }>(sql`select coalesce(max(id), 0)::text as id from domain_events`))[0]!.id;
+  const ladderEventsAfter = (id: string) =>
+    q<{ payload: unknown }>(
+      sql`select payload from domain_events where type = 'ladder.changed' and id > ${id} order by id`,
+    );
+
+  it("one per week whose ladder an append changed, in week order; none for a replay or SP off the ladders", async () => {
+    let signals = 0;
+    const stop = t.database.onEventsCommitted(() => {
+      signals++;
+    });
+    // PostgreSQL: the NOTIFY other instances wake on, sent by the statement that wrote the events (once the
+    // listener is up, which it reports once).
+    let notified = 0;
+    const listener = t.database.listen?.(DOMAIN_EVENTS_CHANNEL, () => {
+      notified++;
+    });
+    if (listener) await vi.waitFor(() => expect(notified).toBe(1), { timeout: 5000 });
+    try {
+      // Weeks 3 and 2 (ev-b3, ev-b2), two players, and a REFERRAL (on no ladder): weeks 2 and 3, once each.
+      const rowsIn = [
+        { wallet: wallet(90), type: "PREDICTION", amount: 30, eventId: "ev-b3", externalId: "lc-1" },
+        { wallet: wallet(90), type: "PREDICTION", amount: 20, eventId: "ev-b2", externalId: "lc-2" },
+        { wallet: wallet(91), type: "PREDICTION", amount: 10, eventId: "ev-b2", externalId: "lc-3" },
+        { wallet: wallet(91), type: "REFERRAL", amount: 500, externalId: "lc-4" },
+      ];
+      let from = await head();
+      expect((await batch(rowsIn)).body.data.created).toBe(4);
+      expect(await ladderEventsAfter(from)).toEqual([{ payload: { week: 2 } }, { payload: { week: 3 } }]);
+      expect(signals).toBe(1);
+      if (listener) await vi.waitFor(() => expect(notified).toBe(2), { timeout: 5000 });
+
+      // The same rows again: nothing appended, no event, no signal.
+      from = await head();
+      expect((await batch(rowsIn)).body.data.created).toBe(0);
+      expect(await ladderEventsAfter(from)).toEqual([]);
+      expect(signals).toBe(1);
+
+      // SP on no ladder (a REFERRAL, a RAFFLE without an event): appended, no ladder changed.
+      from = await head();
+      const offLadder = await batch([
+        { wallet: wallet(90), type: "REFERRAL", amount: 5, externalId: "lc-5" },
+        { wallet: wallet(91), type: "RAFFLE", amount: 7, externalId: "lc-6" },
+      ]);
+      expect(offLadder.body.data.created).toBe(2);
+      expect(await ladderEventsAfter(from)).toEqual([]);
+
+      // One row through the single-row endpoint (the group commit): week 2's ladder.
+      from = await head();
+      const single = await call(t.app, {
+        method: "POST",
+        url: "/api/admin/sp-transactions",
+        payload: { wallet: wallet(91), type: "PREDICTION", amount: 4, eventId: "ev-b2", externalId: "lc-7" },
+        headers: ADMIN,
+      });
+      expect(single.status).toBe(201);
+      expect(await ladderEventsAfter(from)).toEqual([{ payload: { week: 2 } }]);
+      if (listener) {
+        // Delivered in commit order: the replay and the rows off the ladders recorded no event and woke no one,
+        // so the single row's is the third notification, and no other follows it.
+        await vi.waitFor(() => expect(notified).toBeGreaterThanOrEqual(3), { timeout: 5000 });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(notified).toBe(3);
+      }
+    } finally {
+      stop();
+      await listener?.close();
     }
   });
 });

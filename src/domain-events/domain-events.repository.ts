@@ -59,12 +59,31 @@ export async function insertSelectedEvents(
   channel: string,
 ): Promise<void> {
   await tx.execute(sql`
-    with ins as (
-      insert into domain_events (type, payload, user_id)
-      select ${type}, s.payload, s.user_id from (${source}) as s
-    )
+    with ins as (${selectedEventsInsert(type, source)})
     select pg_notify(${channel}, '')`);
 }
+
+/** The insert of one event of `type` per row of `source` (`(user_id bigint, payload jsonb)`). */
+function selectedEventsInsert(type: string, source: SQL): SQL {
+  return sql`insert into domain_events (type, payload, user_id)
+      select ${type}, s.payload, s.user_id from (${source}) as s`;
+}
+
+/**
+ * Two CTEs for a statement of another capability that writes rows and the events reporting them at once:
+ * `domain_events_written` inserts one event of `type` per row of `source` (as `insertSelectedEvents`; `source` may
+ * read the statement's other CTEs), and `domain_events_notified` NOTIFYs `channel` once if it inserted any. The
+ * statement must read `domain_events_notified` (`EVENTS_NOTIFIED`): a CTE that only reads runs only when read.
+ */
+export function selectedEventsCtes(type: string, source: SQL, channel: string): SQL {
+  return sql`domain_events_written as (${selectedEventsInsert(type, source)} returning 1),
+        domain_events_notified as (
+          select pg_notify(${channel}, '') from (select 1 from domain_events_written limit 1) w
+        )`;
+}
+
+/** The condition (always true) whose evaluation runs `domain_events_notified` (see `selectedEventsCtes`). */
+export const EVENTS_NOTIFIED = sql`(select count(*) from domain_events_notified) >= 0`;
 
 /**
  * Events after `after` in (xid, id) order, only those of transactions older than this statement's snapshot xmin

@@ -34,6 +34,7 @@ import { markTransactionForSignal } from "../db/commit-signal.js";
 import {
   committedPositionsAfter,
   deleteEventsBefore,
+  EVENTS_NOTIFIED,
   type EventRow,
   eventsAfter,
   headPosition as headPositionSql,
@@ -43,6 +44,7 @@ import {
   positionOfEvent,
   readableHeadAfter,
   saveCursor,
+  selectedEventsCtes,
 } from "./domain-events.repository.js";
 
 /** The PostgreSQL NOTIFY channel signalled at the commit of every transaction that recorded events. */
@@ -100,6 +102,23 @@ export interface DomainEvent {
  */
 export async function recordDomainEventsFrom(tx: Tx, type: DomainEventType, source: SQL): Promise<void> {
   await insertSelectedEvents(tx, type, source, DOMAIN_EVENTS_CHANNEL);
+  markTransactionForSignal(tx);
+}
+
+/**
+ * Events recorded by the statement that writes what they report, one round trip instead of two (the ledger's
+ * append and its `ladder.changed`): `ctes` are two CTEs to put in that statement's WITH list, inserting one event
+ * of `type` per row of `source` (a query selecting `(user_id bigint, payload jsonb)`, which may read the
+ * statement's other CTEs) and signalling them at commit; `notified` is a condition (always true) the statement
+ * must evaluate once, which sends the signal when any event was inserted. Afterwards, when the statement may have
+ * recorded events, `eventsRecordedIn(tx)`: the in-process commit signal, as `recordDomainEventsFrom` gives it.
+ */
+export function eventsInStatement(type: DomainEventType, source: SQL): { ctes: SQL; notified: SQL } {
+  return { ctes: selectedEventsCtes(type, source, DOMAIN_EVENTS_CHANNEL), notified: EVENTS_NOTIFIED };
+}
+
+/** The transaction `tx` recorded events through `eventsInStatement`: signal its commit in this process. */
+export function eventsRecordedIn(tx: Tx): void {
   markTransactionForSignal(tx);
 }
 

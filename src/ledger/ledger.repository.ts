@@ -7,6 +7,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { intArray, preparedRows, type Queryable, rows, type Tx, textArray } from "../db/client.js";
 import { spLedger } from "../db/schema.js";
+import { eventsInStatement, eventsRecordedIn } from "../domain-events/domain-events.js";
 import { AppError } from "../errors.js";
 import { spLedgerRowsTotal } from "../metrics/app-metrics.js";
 import type { Season } from "../shared/season.js";
@@ -138,6 +139,7 @@ export async function appendSpEntries(
   }
   const created = new Map(found.filter((r) => r.id !== null).map((r) => [r.external_id, toLedgerRow(r)]));
   for (const row of created.values()) spLedgerRowsTotal.inc({ type: row.type });
+  if (created.size > 0) eventsRecordedIn(tx);
   const firstRows = new Map(created);
   const replayed = list.filter((e) => !created.has(e.externalId)).map((e) => e.externalId);
   if (replayed.length > 0) {
@@ -162,7 +164,8 @@ export async function appendSpEntries(
  * The append statement of `inp` (rows `(user_id, type, amount, event_id, external_id, reverses_id)`, at most one
  * per external id) whose events are `eventIds` (a text[] expression), ending with `final` (a select over the
  * CTEs `ev` — the events found — and `ins` — the rows inserted): the rows inserted in external-id order unless the
- * external id exists, user_sp_totals and week_user_sp in the same statement, nothing when an event is missing.
+ * external id exists, user_sp_totals and week_user_sp in the same statement, nothing when an event is missing,
+ * and the `ladder.changed` event of each week whose ladder changed (`LADDER_EVENTS`).
  */
 function appendRowsSql(season: Season, inp: SQL, eventIds: SQL, final: SQL): SQL {
   const competitive = `{${COMPETITIVE_SP_TYPES.join(",")}}`;
@@ -191,9 +194,21 @@ function appendRowsSql(season: Season, inp: SQL, eventIds: SQL, final: SQL): SQL
           group by ev.week, ins.user_id order by ev.week, ins.user_id
           on conflict (week, user_id) do update
             set sp = week_user_sp.sp + excluded.sp, changed_xid = pg_current_xact_id()
-        )
-        ${final}`;
+          returning week
+        ),
+        ${LADDER_EVENTS.ctes}
+        select f.* from (${final}) f where ${LADDER_EVENTS.notified}`;
 }
+
+/**
+ * The live stream's `ladder.changed` `{week}`, one per week whose competitive SP the append statement changed,
+ * recorded by that statement (a statement of its own after it was one more round trip per append).
+ */
+const LADDER_EVENTS = eventsInStatement(
+  "ladder.changed",
+  sql`select null::bigint as user_id, jsonb_build_object('week', w.week) as payload
+      from (select distinct week from wsp) w order by w.week`,
+);
 
 /**
  * Appends the ledger rows `source` selects, set-based and in the database (a settle's 50,000 awards never reach the
@@ -249,6 +264,7 @@ export async function appendSpEntriesFrom(tx: Tx, season: Season, source: SQL): 
     spLedgerRowsTotal.inc({ type: c.type }, Number(c.created));
     total += Number(c.created);
   }
+  if (total > 0) eventsRecordedIn(tx);
   return total;
 }
 

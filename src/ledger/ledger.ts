@@ -24,26 +24,25 @@ import {
 
 export { existingSpEntries, type NewSpEntry, type SpLedgerRow, spByType } from "./ledger.repository.js";
 
-/** Appends SP rows (ledger.repository.ts `appendSpEntries`); new rows record the ladders they change. */
-export async function appendSpEntries(
+/**
+ * Appends SP rows (ledger.repository.ts `appendSpEntries`); the statement that writes new rows records the ladders
+ * they change.
+ */
+export function appendSpEntries(
   tx: Tx,
   season: Season,
   entries: NewSpEntry[],
 ): Promise<Array<{ row: SpLedgerRow; created: boolean }>> {
-  const results = await appendSpRows(tx, season, entries);
-  if (results.some((r) => r.created)) await recordLadderChanges(tx);
-  return results;
+  return appendSpRows(tx, season, entries);
 }
 
 /**
  * Appends the SP rows a query selects, in the database (ledger.repository.ts `appendSpEntriesFrom`): for many
- * rows built from rows the database holds (a settle's awards). New rows record the ladders they change. Returns
- * how many rows were created.
+ * rows built from rows the database holds (a settle's awards). The statement that writes new rows records the
+ * ladders they change. Returns how many rows were created.
  */
-export async function appendSpEntriesFrom(tx: Tx, season: Season, source: SQL): Promise<number> {
-  const created = await appendSpRowsFrom(tx, season, source);
-  if (created > 0) await recordLadderChanges(tx);
-  return created;
+export function appendSpEntriesFrom(tx: Tx, season: Season, source: SQL): Promise<number> {
+  return appendSpRowsFrom(tx, season, source);
 }
 
 /** Appends one SP row unless its externalId was seen before (see `appendSpEntries`). */
@@ -56,15 +55,16 @@ export async function appendSpEntry(
   return result!;
 }
 
-/** Reverses an SP row (ledger.repository.ts `reverseSpEntry`); a new reversal records the ladders it changes. */
-export async function reverseSpEntry(
+/**
+ * Reverses an SP row (ledger.repository.ts `reverseSpEntry`); a new reversal, appended like any row, records the
+ * ladders it changes.
+ */
+export function reverseSpEntry(
   tx: Tx,
   season: Season,
   externalId: string,
 ): Promise<{ row: SpLedgerRow; created: boolean } | null> {
-  const reversal = await reverseSpRow(tx, season, externalId);
-  if (reversal?.created) await recordLadderChanges(tx);
-  return reversal;
+  return reverseSpRow(tx, season, externalId);
 }
 
 /** Moves an event's competitive SP between weeks (ledger.repository.ts); records both weeks' ladder changes. */
