@@ -32,7 +32,9 @@ export async function createScratchPostgres(
   // A named database replaces the one of that name (a kept data set built again).
   if (opts.name) await admin.query(`drop database if exists ${name} with (force)`);
   if (opts.template) {
-    await admin.query(`create database ${name} template ${opts.template}`);
+    // FILE_COPY: a copy of a big kept data set (bench/direct.ts --from) written through the WAL (PostgreSQL 15's
+    // default) set off checkpoints every few seconds during the measurement that follows it.
+    await admin.query(`create database ${name} template ${opts.template} strategy file_copy`);
   } else if (opts.fromTemplate) {
     const template = postgresTemplateName();
     const found = await admin.query("select 1 from pg_database where datname = $1", [template]);
