@@ -21,6 +21,7 @@ import {
   putEvent,
   txHash,
 } from "../../test/player-api.js";
+import { rows, sql } from "../db/client.js";
 import { findPrediction, insertOpenPredictions } from "./predictions.repository.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z"); // Fri, week 2
@@ -227,6 +228,19 @@ describe("version-1 bets", () => {
     // 1000 − 33 × 30 = 10 left: 11 is too much, 1 leaves 9.
     expectError(await bet(t, p.cookie, home("b1-race", 11)), 409, "INSUFFICIENT_CREDITS");
     expect(dataOf(await bet(t, p.cookie, home("b1-race", 1)), 201).balance).toBe(9);
+    // The live stream's balance.changed of each debit, in commit order (one player's debits queue on the row of
+    // the player), each the balance after it, however the 50 bets were grouped: 970, 940, …, 10, then 9. The
+    // first (1000) is the welcome credits' of the sign-in.
+    const credits = await rows<{ payload: { credits: number } }>(
+      t.database.db,
+      sql`select payload from domain_events where type = 'balance.changed' and user_id = ${p.userId}
+          order by id`,
+    );
+    expect(credits.map((e) => e.payload.credits)).toEqual([
+      1000,
+      ...Array.from({ length: 33 }, (_, i) => 970 - 30 * i),
+      9,
+    ]);
   });
 
   it("answers each of many bets sent together on its own: refusals in a group leave the others and their credits alone", async () => {
