@@ -110,8 +110,9 @@ export async function recordDomainEventsFrom(tx: Tx, type: DomainEventType, sour
  * append and its `ladder.changed`): `ctes` are two CTEs to put in that statement's WITH list, inserting one event
  * of `type` per row of `source` (a query selecting `(user_id bigint, payload jsonb)`, which may read the
  * statement's other CTEs) and signalling them at commit; `notified` is a condition (always true) the statement
- * must evaluate once, which sends the signal when any event was inserted. Afterwards, when the statement may have
- * recorded events, `eventsRecordedIn(tx)`: the in-process commit signal, as `recordDomainEventsFrom` gives it.
+ * must evaluate once, which sends the signal when any event was inserted. The CTEs' names are fixed: one use per
+ * statement. Afterwards, when the statement may have recorded events, `eventsRecordedIn(tx)`: the in-process
+ * commit signal, as `recordDomainEventsFrom` gives it.
  */
 export function eventsInStatement(type: DomainEventType, source: SQL): { ctes: SQL; notified: SQL } {
   return { ctes: selectedEventsCtes(type, source, DOMAIN_EVENTS_CHANNEL), notified: EVENTS_NOTIFIED };
