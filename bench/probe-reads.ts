@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--rate R] [--profile DIR]`: a direct experiment on the read paths. Builds
+ * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--node-args="…"]`: a direct experiment on the read paths. Builds
  * (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts
  * does (production settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
@@ -12,6 +12,8 @@
  * of a request below saturation, where the feed reads a saturating load shares among many requests are paid by
  * fewer. On 2 shared cores the CPU per request moved by up to ±15 % between identical runs at either load, so a
  * change smaller than that is shown by its share of a CPU profile (`--profile`) within one run.
+ * `--node-args` passes options to the service's node (e.g. `--trace-gc`), and shows its standard output (the
+ * request log, with LOG_LEVEL=warn through `--set` to keep only the GC lines).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     bare: { type: "boolean", default: false },
     rate: { type: "string" },
     profile: { type: "string" },
+    "node-args": { type: "string", default: "" },
   },
 });
 const rate = args.rate ? { overallRate: Number(args.rate), connections: 10 } : {};
@@ -100,17 +103,23 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
   const port = 20000 + Math.floor(Math.random() * 20000);
   const base = `http://127.0.0.1:${port}`;
   const prof = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
-  const server: ChildProcess = spawn(process.execPath, [...prof, "--import", "tsx", "src/server.ts"], {
-    env: {
-      ...serviceEnv(url, dir, port, {
-        ADMIN_TOKEN: secrets.admin ?? "",
-        FINALIZE_SECRET: secrets.fin,
-        JWT_SECRET: secrets.jwt ?? "",
-      }),
-      ...overrides,
+  const nodeArgs = args["node-args"]!.split(" ").filter(Boolean);
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [...prof, ...nodeArgs, "--import", "tsx", "src/server.ts"],
+    {
+      env: {
+        ...serviceEnv(url, dir, port, {
+          ADMIN_TOKEN: secrets.admin ?? "",
+          FINALIZE_SECRET: secrets.fin,
+          JWT_SECRET: secrets.jwt ?? "",
+        }),
+        ...overrides,
+      },
+      // The service's own output is its request log; shown only with --node-args (e.g. --trace-gc prints there).
+      stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   for (let i = 0; i < 480; i++) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) break;
