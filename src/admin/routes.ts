@@ -24,7 +24,7 @@ import {
 } from "../ledger/record-sp-transaction.js";
 import { settleEvent } from "../predictions/settle-event.js";
 import { drawDailyRaffle } from "../rewards/daily-raffle.js";
-import { StringEnum, UsdcString } from "../shared/schema-types.js";
+import { Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
 import type { Season } from "../shared/season.js";
 import { SP_TYPES } from "../shared/sp-types.js";
 import {
@@ -78,7 +78,7 @@ const SpRow = Type.Object(
     userId: Type.String(),
     type: StringEnum(SP_TYPES),
     amount: Type.Integer(),
-    eventId: Type.Union([Type.String(), Type.Null()]),
+    eventId: Nullable(Type.String()),
     externalId: Type.String(),
     createdAt: Type.String(),
   },
@@ -253,7 +253,7 @@ function raffleDrawRoute(app: TypedApp, deps: AdminDeps): void {
                 date: Type.String(),
                 seed: Type.String(),
                 eligibleCount: Type.Integer(),
-                winnerUserId: Type.Union([Type.String(), Type.Null()]),
+                winnerUserId: Nullable(Type.String()),
                 prizeSp: Type.Integer(),
                 drawnAt: Type.String(),
                 alreadyDrawn: Type.Boolean(),

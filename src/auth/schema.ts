@@ -1,5 +1,6 @@
 /** Request and response schemas of the sign-in routes. */
 import { Type } from "typebox";
+import { Nullable } from "../shared/schema-types.js";
 import { UserSchema } from "../users/presenters.js";
 
 const ReferralCode = Type.String({
@@ -66,7 +67,7 @@ export const ProvidersResponse = Type.Object(
       Type.Object({
         issuer: Type.String(),
         clientId: Type.String(),
-        authorizationUrl: Type.Union([Type.String(), Type.Null()]),
+        authorizationUrl: Nullable(Type.String()),
         scope: Type.String(),
       }),
       Type.Null(),
@@ -94,12 +95,18 @@ export const PayoutAddressBody = Type.Object(
 
 export const PayoutAddressResponse = Type.Object(
   {
-    address: Type.Union([Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }), Type.Null()], {
-      description: "Where USDC prizes go (checksummed); null for an identity-only player without one",
-    }),
-    verifiedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
-      description: "When the address was proven; null when it is the sign-in wallet by default",
-    }),
+    address: Nullable(
+      Type.String({
+        pattern: "^0x[0-9a-fA-F]{40}$",
+        description: "Where USDC prizes go (checksummed); null for an identity-only player without one",
+      }),
+    ),
+    verifiedAt: Nullable(
+      Type.String({
+        format: "date-time",
+        description: "When the address was proven; null when it is the sign-in wallet by default",
+      }),
+    ),
   },
   { title: "PayoutAddress" },
 );

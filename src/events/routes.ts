@@ -5,6 +5,7 @@ import { Type } from "typebox";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
 import { ok, okSchema } from "../http/envelope.js";
+import { Nullable } from "../shared/schema-types.js";
 import { getEvent, listAvailableEvents } from "./list-events.js";
 import { presentEvent, presentOdds } from "./presenters.js";
 import { AvailableEventsQuery, EventIdParams, EventSchema, OddsSchema } from "./schema.js";
@@ -26,9 +27,9 @@ export async function eventRoutes(instance: FastifyInstance, opts: { deps: { db:
             Type.Object(
               {
                 items: Type.Array(EventSchema),
-                nextCursor: Type.Union([Type.String(), Type.Null()], {
-                  description: "The `cursor` of the next page; null on the last page",
-                }),
+                nextCursor: Nullable(
+                  Type.String({ description: "The `cursor` of the next page; null on the last page" }),
+                ),
               },
               { title: "EventPage" },
             ),

@@ -1,6 +1,6 @@
 /** Schemas of the general leaderboard routes. */
 import { Type } from "typebox";
-import { IdString } from "../shared/schema-types.js";
+import { IdString, Nullable } from "../shared/schema-types.js";
 
 export const LeaderboardQuery = Type.Object(
   {
@@ -28,10 +28,10 @@ export const TopPointsQuery = Type.Object(
 
 export const TotalRowSchema = Type.Object(
   {
-    rank: Type.Union([Type.Integer(), Type.Null()], { description: "null at 0 SP" }),
+    rank: Nullable(Type.Integer({ description: "null at 0 SP" })),
     userId: Type.String(),
     displayName: Type.String(),
-    wallet: Type.Union([Type.String(), Type.Null()]),
+    wallet: Nullable(Type.String()),
     totalSp: Type.Integer(),
   },
   {

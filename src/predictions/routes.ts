@@ -6,6 +6,7 @@ import { requireUser, requireUserId } from "../auth/session.js";
 import { presentEvent } from "../events/presenters.js";
 import { ok, okSchema } from "../http/envelope.js";
 import type { TypedApp } from "../http/typed-app.js";
+import { Nullable } from "../shared/schema-types.js";
 import { claimPayout } from "./claim-payout.js";
 import { listPredictions } from "./list-predictions.js";
 import { type BetGroup, placeBet } from "./place-bet.js";
@@ -207,9 +208,9 @@ function myPredictionsRoute(app: TypedApp, opts: PredictionRoutesOptions): void 
             Type.Object(
               {
                 items: Type.Array(PredictionWithEvent),
-                nextCursor: Type.Union([Type.String(), Type.Null()], {
-                  description: "The `cursor` of the next page; null on the last page",
-                }),
+                nextCursor: Nullable(
+                  Type.String({ description: "The `cursor` of the next page; null on the last page" }),
+                ),
               },
               { title: "PredictionPage" },
             ),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { requireUser } from "../auth/session.js";
 import { ok, okSchema } from "../http/envelope.js";
+import { Nullable } from "../shared/schema-types.js";
 import { claimDailyCredits, type DailyCreditDeps, getDailyClaimInfo } from "./daily-credits.js";
 import { getDailyRaffle, type RaffleDeps } from "./daily-raffle.js";
 import { getReferrals, type ReferralDeps, redeemReferrals } from "./referrals.js";
@@ -96,7 +97,7 @@ export async function rewardRoutes(
               {
                 date: Type.String(),
                 eligible: Type.Boolean(),
-                reason: Type.Union([Type.String(), Type.Null()]),
+                reason: Nullable(Type.String()),
                 drawAt: Iso,
               },
               { title: "DailyRaffle" },

@@ -5,7 +5,7 @@
  * - `InstantString`: an ISO 8601 instant with a zone, years 0001–9999, no leap second (JavaScript cannot represent
  *   23:59:60, PostgreSQL refuses year 0): whatever passes, `new Date()` and the database both accept.
  */
-import { Type } from "typebox";
+import { type Static, type TSchema, Type } from "typebox";
 
 export const ID_PATTERN = "^[1-9]\\d{0,17}$";
 export const INSTANT_PATTERN =
@@ -16,9 +16,26 @@ export const IdString = (options: { description?: string } = {}) =>
 export const InstantString = (options: { description?: string } = {}) =>
   Type.String({ format: "date-time", pattern: INSTANT_PATTERN, ...options });
 
-/** `T | null` as a schema. */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
-  Type.Union([t, Type.Null()]);
+/**
+ * `T | null` as a schema. When T has one plain `type` (a string, an integer, an object, …), it is T with `"null"`
+ * added to its type list (and to its `enum`), as JSON Schema 2020-12 and OpenAPI 3.1 write it: the response
+ * serializer (fast-json-stringify) then writes the value after one `=== null` test. For an `anyOf` it runs the
+ * validator on the value to pick the branch, and the failed branch of every null allocates its errors: a tenth
+ * of what a ladder page allocated (docs/performance.md, "Session 11"). Any other T gets the `anyOf`: a union, a
+ * `$ref`, a schema with an `$id`, and one with a `title`, which the OpenAPI document names as a component of its
+ * own (http/openapi-components.ts) that must stay non-null.
+ */
+export function Nullable<T extends TSchema>(t: T) {
+  const type = (t as { type?: unknown }).type;
+  if (typeof type !== "string" || "$id" in t || "$ref" in t || "title" in t)
+    return Type.Union([t, Type.Null()]);
+  const values = (t as { enum?: unknown }).enum;
+  return Type.Unsafe<Static<T> | null>({
+    ...t,
+    type: [type, "null"],
+    ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
+  });
+}
 
 /** One of the given strings, as one `enum` (what a generated client types as a union). */
 export const StringEnum = <const T extends readonly string[]>(

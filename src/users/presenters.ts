@@ -3,14 +3,13 @@
 import sha3 from "js-sha3";
 import { Type } from "typebox";
 import { getAddress } from "viem";
+import { Nullable } from "../shared/schema-types.js";
 
 export const UserSchema = Type.Object(
   {
     id: Type.String(),
     displayName: Type.String(),
-    wallet: Type.Union([Type.String(), Type.Null()], {
-      description: "Checksummed address; null for an identity-only player",
-    }),
+    wallet: Nullable(Type.String({ description: "Checksummed address; null for an identity-only player" })),
   },
   {
     title: "User",

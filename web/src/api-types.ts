@@ -291,15 +291,21 @@ export interface components {
     };
     /** ChainInfo */
     ChainInfo: {
+      /** @description the chain of version-2 bets */
       chainId: number | null;
+      /** @description the betting contract: approve USDC to it, then call placeBet (checksummed) */
       bettingContract: string | null;
+      /** @description the USDC token bets are staked in (checksummed) */
       usdc: string | null;
+      /** @description the address that signs quotes (the contract's oddsSigner) (checksummed) */
       oddsSigner: string | null;
+      /** @description the address that signs payout vouchers (the contract's payoutSigner) (checksummed) */
       payoutSigner: string | null;
       /** @description how long a quote lasts (never past kickoff) */
       quoteTtlSeconds: number;
       /** @description confirmations before a bet or fee counts */
       confirmations: number;
+      /** @description the Champions prize distributor: claim a finalized week's prize there (checksummed) */
       prizeDistributorAddress: string | null;
       /** @description finalized: also waits for the node's finalized block where it serves one */
       finality: "finalized" | "confirmations";
@@ -357,6 +363,7 @@ export interface components {
     CreatedWebhook: {
       id: string;
       url: string;
+      /** @description The event types sent; null: every type */
       events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
       /** Format: date-time */
       createdAt: string;
@@ -560,7 +567,8 @@ export interface components {
       champions: {
         enabled: boolean;
         eligible: boolean;
-        eligibleVia: ("qualification" | "champions") | null;
+        /** @enum {string|null} */
+        eligibleVia: "qualification" | "champions" | null;
         rank: number | null;
         competitiveSp: number;
         withinCutoff: boolean;
@@ -569,7 +577,8 @@ export interface components {
       nextWeek: {
         week: number;
         eligible: boolean;
-        via: ("qualification" | "champions") | null;
+        /** @enum {string|null} */
+        via: "qualification" | "champions" | null;
       };
       prizeClaim: components["schemas"]["PrizeClaim"] | null;
     };
@@ -613,7 +622,10 @@ export interface components {
     PayoutAddress: {
       /** @description Where USDC prizes go (checksummed); null for an identity-only player without one */
       address: string | null;
-      /** @description When the address was proven; null when it is the sign-in wallet by default */
+      /**
+       * Format: date-time
+       * @description When the address was proven; null when it is the sign-in wallet by default
+       */
       verifiedAt: string | null;
     };
     /** PayoutAddressProof */
@@ -671,6 +683,7 @@ export interface components {
           voucherIssuedAt: string;
           /** Format: date-time */
           orphanedAt: string;
+          /** Format: date-time */
           paidAt: string | null;
         })[];
     };
@@ -715,7 +728,12 @@ export interface components {
       settledAt: string | null;
       txHash?: string;
       chainId?: number;
-      rejectReason?: ("EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED") | null;
+      /**
+       * @description why a rejected bet does not count (machine code); null unless rejected
+       * @enum {string|null}
+       */
+      rejectReason?: "EVENT_CLOSED" | "QUOTE_INVALID" | "QUOTE_EXPIRED" | "OUTCOME_UNAVAILABLE" | "STAKE_LIMIT" | "REORGANISED" | null;
+      /** @description the same in words */
       rejectMessage?: string | null;
     };
     /** PredictionPage */
@@ -735,6 +753,7 @@ export interface components {
     PrizeClaim: {
       week: number;
       root: string | null;
+      /** @description checksummed address */
       account: string | null;
       amountUsdc: string;
       /** @description the amount in micro-USDC (uint256) */
@@ -746,6 +765,7 @@ export interface components {
       claimed: boolean;
       /** @description won without a wallet: carried into the tree of the first week finalized after one is linked */
       awaitingWallet: boolean;
+      /** @description the later week whose tree carries this awaiting prize */
       paidInWeek: number | null;
     };
     /** PrizeLeaf */
@@ -763,7 +783,9 @@ export interface components {
       estimatedUsdc: string;
       selectedWeek: number;
       fundingWeekIndex: number | null;
+      /** Format: date-time */
       feeWindowStart: string | null;
+      /** Format: date-time */
       feeWindowEnd: string | null;
       sources: {
         protocolFeesWeek: string;
@@ -1005,6 +1027,7 @@ export interface components {
     Webhook: {
       id: string;
       url: string;
+      /** @description The event types sent; null: every type */
       events: (("event.settled" | "prediction.settled" | "week.finalized")[]) | null;
       /** Format: date-time */
       createdAt: string;
@@ -1019,6 +1042,7 @@ export interface components {
           status: "pending" | "delivered" | "failed";
           attempts: number;
           lastStatusCode: number | null;
+          /** Format: date-time */
           nextAttemptAt: string | null;
         })[];
     };
