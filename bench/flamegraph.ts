@@ -26,7 +26,9 @@ interface Frame {
 
 /** A function as the flame graph names it: `name file:line` (`~` for a file under node_modules). */
 export const label = (n: ProfileNode) => {
-  const file = n.callFrame.url.replace(/^.*\/(node_modules\/)?/, (_m, nm) => (nm ? "~" : ""));
+  const { url } = n.callFrame;
+  const nm = url.lastIndexOf("/node_modules/");
+  const file = nm >= 0 ? `~${url.slice(nm + "/node_modules/".length)}` : url.replace(/^.*\//, "");
   return `${n.callFrame.functionName || "(anonymous)"} ${file}:${n.callFrame.lineNumber + 1}`;
 };
 

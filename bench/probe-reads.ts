@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--node-args="…"]`: a direct experiment on the read paths. Builds
+ * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct experiment on the read paths. Builds
  * (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts
  * does (production settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
@@ -12,16 +12,21 @@
  * of a request below saturation, where the feed reads a saturating load shares among many requests are paid by
  * fewer. On 2 shared cores the CPU per request moved by up to ±15 % between identical runs at either load, so a
  * change smaller than that is shown by its share of a CPU profile (`--profile`) within one run.
+ * `--heap-profile DIR` samples what each route's requests allocate (bench/heap-sampler.ts, garbage included) during
+ * its measured load, writes DIR/<route>.heapprofile and prints the functions that allocated the most (the sampling
+ * costs the service CPU: compare CPU figures only between runs without it).
  * `--node-args` passes options to the service's node (e.g. `--trace-gc`), and shows its standard output (the
  * request log, with LOG_LEVEL=warn through `--set` to keep only the GC lines).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase } from "../src/db/client.js";
 import { backendCpuMsSince, backendTicks, processCpuTicks, processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
+import { formatSites, type HeapProfileNode } from "./heap-sites.js";
 import { load } from "./load.js";
 import {
   ADMIN_TOKEN,
@@ -45,8 +50,11 @@ const { values: args } = parseArgs({
     rate: { type: "string" },
     profile: { type: "string" },
     "node-args": { type: "string", default: "" },
+    "heap-profile": { type: "string" },
   },
 });
+const heapProfileDir = args["heap-profile"] ? resolve(args["heap-profile"]) : null;
+if (heapProfileDir) mkdirSync(heapProfileDir, { recursive: true });
 const rate = args.rate ? { overallRate: Number(args.rate), connections: 10 } : {};
 const players = Number(args.players);
 const seconds = Number(args.seconds);
@@ -104,9 +112,11 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
   const base = `http://127.0.0.1:${port}`;
   const prof = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
   const nodeArgs = args["node-args"]!.split(" ").filter(Boolean);
+  // After tsx's own --import, which is what loads a .ts file.
+  const sampler = heapProfileDir ? ["--import", new URL("./heap-sampler.ts", import.meta.url).href] : [];
   const server: ChildProcess = spawn(
     process.execPath,
-    [...prof, ...nodeArgs, "--import", "tsx", "src/server.ts"],
+    [...prof, ...nodeArgs, "--import", "tsx", ...sampler, "src/server.ts"],
     {
       env: {
         ...serviceEnv(url, dir, port, {
@@ -114,6 +124,7 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
           FINALIZE_SECRET: secrets.fin,
           JWT_SECRET: secrets.jwt ?? "",
         }),
+        ...(heapProfileDir ? { HEAP_PROFILE_DIR: heapProfileDir } : {}),
         ...overrides,
       },
       // The service's own output is its request log; shown only with --node-args (e.g. --trace-gc prints there).
@@ -156,8 +167,10 @@ async function measure(name: string, base: string, pid: number, request: object,
   await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections: rate.connections });
   const before = cpuMs(pid);
   const backends = database ? await backendTicks(database) : null;
+  if (heapProfileDir) process.kill(pid, "SIGUSR1");
   const r = await load(name, opts, { seconds, warmupSec: 0, connections: rate.connections });
   const used = cpuMs(pid) - before;
+  if (heapProfileDir) await writeHeapProfile(heapProfileDir, pid, name);
   const pg = database && backends ? await backendCpuMsSince(database, backends) : null;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
@@ -165,6 +178,22 @@ async function measure(name: string, base: string, pid: number, request: object,
   log(
     `  ${name}: ${(used / n).toFixed(3)} CPU ms per request${pgPart} (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );
+}
+
+/** Stops the service's heap sampling and prints where the measured requests allocated (`--heap-profile`). */
+async function writeHeapProfile(dir: string, pid: number, name: string): Promise<void> {
+  const written = join(dir, `heap-${pid}.heapprofile`);
+  rmSync(written, { force: true });
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 100 && !existsSync(written); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(written)) throw new Error(`the service wrote no heap profile (${written})`);
+  // Written in one call; a moment more for a large profile to be complete on disk.
+  await new Promise((r) => setTimeout(r, 500));
+  const file = join(dir, `${name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.heapprofile`);
+  renameSync(written, file);
+  const { head } = JSON.parse(readFileSync(file, "utf8")) as { head: HeapProfileNode };
+  log(`  ${name}: allocated by (${file})`);
+  for (const line of formatSites(head, 12)) log(`  ${line}`);
 }
 
 async function main() {
