@@ -1,8 +1,9 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct experiment on the read paths. Builds
- * (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set, starts the service as bench/service.ts
- * does (production settings, 20,000 client addresses), applies the environment overrides of `--set` (e.g.
+ * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
+ * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
+ * environment overrides of `--set` (e.g.
  * `RATE_LIMIT_READ_PER_MIN=1000000000`, `LOG_LEVEL=warn`, `REDIS_URL=redis://…`), and loads one route for S seconds
  * after a warm-up. Prints throughput and the service's **CPU milliseconds per request** (from /proc, user+system):
  * on a machine shared with other work the wall-clock figures move with the neighbours, the CPU cost per request
@@ -162,15 +163,20 @@ const rnd = () => {
  * One route's load: the service's CPU per request and, on PostgreSQL, the CPU of the backends serving its
  * database (`database`: a connection of this process to it), which share the machine's cores with the service.
  */
+/** The service's process, once started: the one `--heap-profile` samples. */
+let servicePid: number | undefined;
+
 async function measure(name: string, base: string, pid: number, request: object, database?: Database) {
   const opts = { url: base, requests: [request as never], ...rate };
   await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections: rate.connections });
   const before = cpuMs(pid);
   const backends = database ? await backendTicks(database) : null;
-  if (heapProfileDir) process.kill(pid, "SIGUSR1");
+  // Only the service loads the sampler (the bare server would die of SIGUSR2).
+  const sample = heapProfileDir !== null && pid === servicePid;
+  if (sample) process.kill(pid, "SIGUSR1");
   const r = await load(name, opts, { seconds, warmupSec: 0, connections: rate.connections });
   const used = cpuMs(pid) - before;
-  if (heapProfileDir) await writeHeapProfile(heapProfileDir, pid, name);
+  if (sample) await writeHeapProfile(heapProfileDir, pid, name);
   const pg = database && backends ? await backendCpuMsSince(database, backends) : null;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
@@ -217,6 +223,7 @@ async function main() {
     }),
   };
   const { base, server } = await start(data.url, data.dir, data.secrets);
+  servicePid = server.pid;
   // On PostgreSQL, a connection to the service's database: backendTicks finds the backends serving it.
   const watch = data.url ? await openDatabase({ databaseUrl: data.url, dataDir: null }) : undefined;
   try {
