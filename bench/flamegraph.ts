@@ -25,7 +25,7 @@ interface Frame {
 }
 
 /** A function as the flame graph names it: `name file:line` (`~` for a file under node_modules). */
-export const label = (n: ProfileNode) => {
+export const label = (n: Pick<ProfileNode, "callFrame">) => {
   const { url } = n.callFrame;
   const nm = url.lastIndexOf("/node_modules/");
   const file = nm >= 0 ? `~${url.slice(nm + "/node_modules/".length)}` : url.replace(/^.*\//, "");

@@ -23,7 +23,7 @@ export function allocationSites(
   let total = 0;
   const visit = (n: HeapProfileNode) => {
     if (n.selfSize > 0) {
-      const site = label({ id: 0, callFrame: n.callFrame });
+      const site = label(n);
       bytes.set(site, (bytes.get(site) ?? 0) + n.selfSize);
       total += n.selfSize;
     }

@@ -193,8 +193,6 @@ async function writeHeapProfile(dir: string, pid: number, name: string): Promise
   process.kill(pid, "SIGUSR2");
   for (let i = 0; i < 100 && !existsSync(written); i++) await new Promise((r) => setTimeout(r, 100));
   if (!existsSync(written)) throw new Error(`the service wrote no heap profile (${written})`);
-  // Written in one call; a moment more for a large profile to be complete on disk.
-  await new Promise((r) => setTimeout(r, 500));
   const file = join(dir, `${name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.heapprofile`);
   renameSync(written, file);
   const { head } = JSON.parse(readFileSync(file, "utf8")) as { head: HeapProfileNode };

@@ -21,14 +21,13 @@ export const InstantString = (options: { description?: string } = {}) =>
  * added to its type list (and to its `enum`), as JSON Schema 2020-12 and OpenAPI 3.1 write it: the response
  * serializer (fast-json-stringify) then writes the value after one `=== null` test. For an `anyOf` it runs the
  * validator on the value to pick the branch, and the failed branch of every null allocates its errors: a tenth
- * of what a ladder page allocated (docs/performance.md, "Session 11"). Any other T gets the `anyOf`: a union, a
- * `$ref`, a schema with an `$id`, and one with a `title`, which the OpenAPI document names as a component of its
- * own (http/openapi-components.ts) that must stay non-null.
+ * of what a ladder page allocated (docs/performance.md, "Session 11"). Any other T gets the `anyOf`: one without
+ * a plain `type` (a union, a `$ref`), one with an `$id`, and one with a `title`, which the OpenAPI document names
+ * as a component of its own (http/openapi-components.ts) that must stay non-null.
  */
 export function Nullable<T extends TSchema>(t: T) {
   const type = (t as { type?: unknown }).type;
-  if (typeof type !== "string" || "$id" in t || "$ref" in t || "title" in t)
-    return Type.Union([t, Type.Null()]);
+  if (typeof type !== "string" || "$id" in t || "title" in t) return Type.Union([t, Type.Null()]);
   const values = (t as { enum?: unknown }).enum;
   return Type.Unsafe<Static<T> | null>({
     ...t,
