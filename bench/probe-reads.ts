@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * [--route ladder|me|both|fixed|ingest] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
  * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
  * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
  * environment overrides of `--set` (e.g.
@@ -52,10 +52,15 @@ const { values: args } = parseArgs({
     profile: { type: "string" },
     "node-args": { type: "string", default: "" },
     "heap-profile": { type: "string" },
+    "accept-encoding": { type: "string" },
   },
 });
 const heapProfileDir = args["heap-profile"] ? resolve(args["heap-profile"]) : null;
 if (heapProfileDir) mkdirSync(heapProfileDir, { recursive: true });
+/** `--accept-encoding br`: the read routes' requests ask for a compressed answer, as a browser's do. */
+const readHeaders: Record<string, string> = args["accept-encoding"]
+  ? { "accept-encoding": args["accept-encoding"] }
+  : {};
 const rate = args.rate ? { overallRate: Number(args.rate), connections: 10 } : {};
 const players = Number(args.players);
 const seconds = Number(args.seconds);
@@ -166,23 +171,33 @@ const rnd = () => {
 /** The service's process, once started: the one `--heap-profile` samples. */
 let servicePid: number | undefined;
 
-async function measure(name: string, base: string, pid: number, request: object, database?: Database) {
+async function measure(
+  name: string,
+  base: string,
+  pid: number,
+  request: object,
+  database?: Database,
+  connections = rate.connections,
+) {
   const opts = { url: base, requests: [request as never], ...rate };
-  await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections: rate.connections });
+  await load(`${name} (warm-up)`, opts, { seconds: 1, warmupSec: 0, connections });
   const before = cpuMs(pid);
+  const own = process.cpuUsage();
   const backends = database ? await backendTicks(database) : null;
   // Only the service loads the sampler (the bare server would die of SIGUSR2).
   const sample = heapProfileDir !== null && pid === servicePid;
   if (sample) process.kill(pid, "SIGUSR1");
-  const r = await load(name, opts, { seconds, warmupSec: 0, connections: rate.connections });
+  const r = await load(name, opts, { seconds, warmupSec: 0, connections });
   const used = cpuMs(pid) - before;
+  const { user, system } = process.cpuUsage(own);
   if (sample) await writeHeapProfile(heapProfileDir, pid, name);
   const pg = database && backends ? await backendCpuMsSince(database, backends) : null;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
   const pgPart = pg === null ? "" : `, PostgreSQL ${(pg / n).toFixed(3)} ms`;
+  const loader = `, load generator ${((user + system) / 1000 / n).toFixed(3)} ms`;
   log(
-    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request${pgPart} (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
+    `  ${name}: ${(used / n).toFixed(3)} CPU ms per request${pgPart}${loader} (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );
 }
 
@@ -206,6 +221,7 @@ async function main() {
   const ladder = {
     method: "GET",
     path: "/",
+    headers: readHeaders,
     setupRequest: (req: object) => ({
       ...req,
       path: `/api/competition/leaderboard?week=${W}&offset=${Math.floor(rnd() * (players - 49))}&limit=50`,
@@ -217,7 +233,7 @@ async function main() {
     path: `/api/competition/me?week=${W}`,
     setupRequest: (req: { headers?: object }) => ({
       ...req,
-      headers: { ...req.headers, cookie: data.cookies[next++ % data.cookies.length] },
+      headers: { ...req.headers, ...readHeaders, cookie: data.cookies[next++ % data.cookies.length] },
     }),
   };
   const { base, server } = await start(data.url, data.dir, data.secrets);
@@ -225,18 +241,35 @@ async function main() {
   // On PostgreSQL, a connection to the service's database: backendTicks finds the backends serving it.
   const watch = data.url ? await openDatabase({ databaseUrl: data.url, dataDir: null }) : undefined;
   try {
-    if (args.route === "fixed") {
+    if (args.route === "ingest") {
+      // Single rows of SP through the admin API, as the bench's phase (d): 32 writers, random existing players.
+      const headers = { authorization: `Bearer ${data.secrets.admin}`, "content-type": "application/json" };
+      let seq = 0;
+      const row = {
+        method: "POST",
+        path: "/api/admin/sp-transactions",
+        headers,
+        setupRequest: (req: object) => {
+          seq++;
+          const body = {
+            userId: String(1 + Math.floor(rnd() * players)),
+            type: "PREDICTION",
+            amount: 10 * (1 + (seq % 7)),
+            eventId: `bench-${W}-${1 + (seq % 21)}`,
+            externalId: `probe:${process.pid}:${Date.now()}:${seq}`,
+          };
+          return { ...req, body: JSON.stringify(body) };
+        },
+      };
+      await measure("ingest, one row per request", base, server.pid!, row, watch, 32);
+    } else if (args.route === "fixed") {
       // One page over and over: the page is built once per cache sync (the read model's memo), so what is
       // measured is the HTTP stack's own cost per request (hooks, serialization, ETag, the socket write).
       const path = `/api/competition/leaderboard?week=${W}&offset=777&limit=50`;
-      await measure("one fixed ladder page", base, server.pid!, { method: "GET", path }, watch);
-      await measure(
-        "/api/competition/meta",
-        base,
-        server.pid!,
-        { method: "GET", path: "/api/competition/meta" },
-        watch,
-      );
+      const fixed = { method: "GET", path, headers: readHeaders };
+      await measure("one fixed ladder page", base, server.pid!, fixed, watch);
+      const meta = { method: "GET", path: "/api/competition/meta", headers: readHeaders };
+      await measure("/api/competition/meta", base, server.pid!, meta, watch);
     } else {
       if (args.route !== "me") await measure("ladder", base, server.pid!, ladder, watch);
       if (args.route !== "ladder") await measure("/me", base, server.pid!, me, watch);
