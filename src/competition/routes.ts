@@ -8,6 +8,7 @@ import { requireUserId } from "../auth/session.js";
 import { AppError } from "../errors.js";
 import { cacheFinal } from "../http/caching.js";
 import { ok, okSchema } from "../http/envelope.js";
+import { sendShared } from "../http/shared-representation.js";
 import { secretMatches } from "../shared/secrets.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";
@@ -79,7 +80,8 @@ export async function competitionRoutes(
       });
       // A finalized week is served from its snapshot and is not provisional.
       cacheFinal(reply, !page.provisional);
-      return ok(presentLeaderboard(page));
+      // A live Qualification page is one object from one rank-cache sync to the next: its bytes are built once.
+      return sendShared(reply, page, () => ok(presentLeaderboard(page)));
     },
   );
 

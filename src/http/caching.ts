@@ -16,8 +16,8 @@
  * in either form revalidates (RFC 9110 §8.8.3; the way Apache's mod_deflate does it). Register `registerCaching`
  * before the compression plugin and `tagEncodedBodies` after it (the order of their hooks is the point).
  */
-import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { bodyHash, representationOf } from "./shared-representation.js";
 
 export type CacheConfig = "revalidate" | "immutable-once-final";
 
@@ -62,12 +62,15 @@ export function registerCaching(app: FastifyInstance): void {
     const cacheControl = policyOf(request, reply);
     reply.header("cache-control", cacheControl);
     const read = request.method === "GET" || request.method === "HEAD";
-    if (cacheControl === CACHE_CONTROL.private || !read || typeof payload !== "string") return payload;
+    // A shared representation (http/shared-representation.ts) comes with its bytes and hash.
+    const shared = representationOf(reply);
+    if (cacheControl === CACHE_CONTROL.private || !read || (typeof payload !== "string" && !shared))
+      return payload;
 
     // Encoded once: the hash reads these bytes and the socket writes them (hashing the string, then writing it,
     // encoded a ladder page's 8.8 kB twice).
-    const body = Buffer.from(payload);
-    const hash = createHash("sha256").update(body).digest("base64url").slice(0, 32);
+    const body = shared ? shared.json : Buffer.from(payload as string);
+    const hash = shared ? shared.hash : bodyHash(body);
     reply.header("etag", `"${hash}"`);
     const given = request.headers["if-none-match"];
     const held = given ? hashesOf(given) : null;
