@@ -10,7 +10,7 @@
  * a value built for one request leaves with it. http/caching.ts takes the ETag from here, and http/compression.ts
  * the encoded bytes.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FastifyReply } from "fastify";
 
 export type Coding = "br" | "gzip";
@@ -29,7 +29,7 @@ const ofReply = new WeakMap<FastifyReply, Representation>();
 
 /** The ETag's opaque part for a body: the first 32 characters of its SHA-256 in base64url. */
 export function bodyHash(body: Buffer): string {
-  return createHash("sha256").update(body).digest("base64url").slice(0, 32);
+  return hash("sha256", body, "base64url").slice(0, 32);
 }
 
 /**
