@@ -3,7 +3,9 @@
  * unchanged, in the project folder, against a fresh server on a fresh embedded database, so the README cannot
  * drift from the CLI, the SDK or the API. The server block (`<!-- walkthrough: server -->`) must read
  * `TEST_CLOCK=1 npm start`; the test starts what `npm start` runs once its `prestart` (the web build, not needed
- * here) is done, `node --import tsx src/server.ts` (checked against package.json), with the block's variables.
+ * here) is done, `node --import tsx src/server.ts` (checked against package.json), with the block's variables;
+ * the commands' `npm run -s cli --` runs package.json's `cli` script the same way (see `npmShim`). Both through this
+ * test run's bundles of the two entry points when there are (test/service-bundle.ts).
  * Both get a free PORT, SIWE_DOMAIN localhost:PORT, a temporary DATA_DIR and a temporary XDG_CONFIG_HOME (where
  * `sign-in` keeps the session).
  *
@@ -12,14 +14,15 @@
  * and the player is first of week 165's Qualification ladder (Tue 2030-01-01 is 164 weeks after week 1's Tue
  * 2026-11-10) with 215 SP. The session file is readable by its owner only.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSpClient, ok } from "@sp/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "./db.js";
+import { nodeArgs } from "./service-bundle.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -61,6 +64,33 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
   });
 }
 
+/**
+ * A directory holding an `npm` that runs `npm run -s cli -- ARGS` as package.json's `cli` script does (checked
+ * above), through this test run's bundle of the CLI when there is one (test/service-bundle.ts), and hands any
+ * other command to the real npm: the walkthrough's eleven commands each started npm and then tsx, ≈ 2.5 s of CPU
+ * apiece. Returns the directory.
+ */
+function npmShim(dir: string): string {
+  const npm = execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim();
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const cli = [process.execPath, ...nodeArgs("src/cli/main.ts")].map(quote).join(" ");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "npm"),
+    [
+      "#!/bin/sh",
+      'if [ "$1" = run ] && [ "$2" = -s ] && [ "$3" = cli ] && [ "$4" = -- ]; then',
+      "  shift 4",
+      `  exec ${cli} "$@"`,
+      "fi",
+      `exec ${quote(npm)} "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(join(dir, "npm"), 0o755);
+  return dir;
+}
+
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 let server: ChildProcess | null = null;
 let serverLog = "";
@@ -74,6 +104,7 @@ describe.skipIf(testEngine !== "pglite")("README.md's walkthrough", () => {
     expect(serverBlock).toBe("TEST_CLOCK=1 npm start");
     const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts;
     expect(scripts.start).toBe("node --import tsx src/server.ts");
+    expect(scripts.cli).toBe("node --import tsx src/cli/main.ts");
     const port = await freePort();
     scratch = mkdtempSync(join(tmpdir(), "walkthrough-"));
     // The shell of a developer on a fresh clone: no DATABASE_URL or REDIS_URL (the embedded database), the
@@ -81,13 +112,14 @@ describe.skipIf(testEngine !== "pglite")("README.md's walkthrough", () => {
     const { DATABASE_URL: _db, REDIS_URL: _redis, TEST_DB: _engine, NODE_ENV: _mode, ...shell } = process.env;
     env = {
       ...shell,
+      PATH: `${npmShim(join(scratch, "bin"))}:${shell.PATH}`,
       PORT: String(port),
       SIWE_DOMAIN: `localhost:${port}`,
       DATA_DIR: join(scratch, "data"),
       XDG_CONFIG_HOME: join(scratch, "config"),
       LOG_LEVEL: "warn",
     };
-    server = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    server = spawn(process.execPath, nodeArgs("src/server.ts"), {
       cwd: ROOT,
       env: { ...env, TEST_CLOCK: "1" },
       stdio: ["ignore", "pipe", "pipe"],
