@@ -17,6 +17,7 @@
  * before the compression plugin and `tagEncodedBodies` after it (the order of their hooks is the point).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { addRouteOnSend } from "./route-hooks.js";
 import { bodyHash, representationOf } from "./shared-representation.js";
 
 export type CacheConfig = "revalidate" | "immutable-once-final";
@@ -88,17 +89,12 @@ export function registerCaching(app: FastifyInstance): void {
 
 /** After @fastify/compress: an encoded body's ETag names its coding (see the top of this file). */
 export function tagEncodedBodies(app: FastifyInstance): void {
-  app.addHook("onRoute", (route) => {
-    const tag = async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const etag = reply.getHeader("etag");
-      const coding = reply.getHeader("content-encoding");
-      if (typeof etag === "string" && (coding === "br" || coding === "gzip") && !etag.startsWith("W/")) {
-        reply.header("etag", `${etag.slice(0, -1)}-${coding}"`);
-      }
-      return payload;
-    };
-    const existing = route.onSend;
-    route.onSend =
-      existing === undefined ? [tag] : Array.isArray(existing) ? [...existing, tag] : [existing, tag];
+  addRouteOnSend(app, async (_request, reply, payload) => {
+    const etag = reply.getHeader("etag");
+    const coding = reply.getHeader("content-encoding");
+    if (typeof etag === "string" && (coding === "br" || coding === "gzip") && !etag.startsWith("W/")) {
+      reply.header("etag", `${etag.slice(0, -1)}-${coding}"`);
+    }
+    return payload;
   });
 }

@@ -12,6 +12,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { negotiate } from "@fastify/accept-negotiator";
 import compress from "@fastify/compress";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { addRouteOnSend } from "./route-hooks.js";
 import { type Coding, encodedAs, representationOf } from "./shared-representation.js";
 
 /** Content types worth compressing; `text/event-stream` is left out on purpose (see above). */
@@ -32,15 +33,7 @@ const ENCODERS: Record<Coding, (json: Buffer) => Buffer> = {
 
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // Route-level like the plugin's own hook, and just before it: after every app-wide onSend hook (the ETag's).
-  app.addHook("onRoute", (route) => {
-    const existing = route.onSend;
-    route.onSend =
-      existing === undefined
-        ? [encodeShared]
-        : Array.isArray(existing)
-          ? [...existing, encodeShared]
-          : [existing, encodeShared];
-  });
+  addRouteOnSend(app, encodeShared);
   await app.register(compress, {
     global: true,
     encodings: CODINGS,
