@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed|ingest] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * [--route ladder|me|both|fixed|ingest|bets] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
  * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
  * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
  * environment overrides of `--set` (e.g.
@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase } from "../src/db/client.js";
 import { backendCpuMsSince, backendTicks, processCpuTicks, processMemoryMb } from "./cpu.js";
-import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, buildDataset } from "./dataset.js";
+import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, BET_EVENT, buildBetEvent, buildDataset } from "./dataset.js";
 import { formatSites, type HeapProfileNode } from "./heap-sites.js";
 import { load } from "./load.js";
 import {
@@ -184,6 +184,7 @@ async function measure(
   const before = cpuMs(pid);
   const own = process.cpuUsage();
   const backends = database ? await backendTicks(database) : null;
+  const commitsBefore = database ? await commits(database) : 0;
   // Only the service loads the sampler (the bare server would die of SIGUSR2).
   const sample = heapProfileDir !== null && pid === servicePid;
   if (sample) process.kill(pid, "SIGUSR1");
@@ -194,11 +195,37 @@ async function measure(
   const pg = database && backends ? await backendCpuMsSince(database, backends) : null;
   const n = r.requests.total;
   const mb = (field: "VmRSS" | "VmHWM") => processMemoryMb(pid, field);
-  const pgPart = pg === null ? "" : `, PostgreSQL ${(pg / n).toFixed(3)} ms`;
+  // Backends report their counts within a second of a transaction's end.
+  if (database) await new Promise((r) => setTimeout(r, 1100));
+  const txns = database ? (await commits(database)) - commitsBefore : 0;
+  const pgPart =
+    pg === null ? "" : `, PostgreSQL ${(pg / n).toFixed(3)} ms (${(txns / n).toFixed(2)} commits a request)`;
   const loader = `, load generator ${((user + system) / 1000 / n).toFixed(3)} ms`;
   log(
     `  ${name}: ${(used / n).toFixed(3)} CPU ms per request${pgPart}${loader} (${Math.round(used)} ms / ≈${Math.round(n)} requests); RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`,
   );
+}
+
+/** Transactions committed in `database` so far (pg_stat_database). */
+async function commits(database: Database): Promise<number> {
+  const r = await database.db.execute(
+    sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`,
+  );
+  return Number((r as unknown as { rows: Array<{ n: string }> }).rows[0]!.n);
+}
+
+/**
+ * The bench's bet event, created once in a kept data set, and its players' credits as the data set made them: each
+ * run's bets (1 credit of a player's 1,000 each) are taken back, with their stakes, so runs do not drain them.
+ */
+async function ensureBetEvent(database: Database): Promise<void> {
+  const found = await database.db.execute(sql`select 1 from events where id = ${BET_EVENT}`);
+  if ((found as unknown as { rows: unknown[] }).rows.length === 0) await buildBetEvent(database);
+  await database.db.execute(sql`with bets as (delete from predictions where event_id = ${BET_EVENT} returning id),
+      stakes as (delete from credits_ledger where external_id in (select 'stake:' || id from bets)
+                 returning user_id, amount)
+    update users u set credits_balance = u.credits_balance - s.amount
+    from (select user_id, sum(amount) as amount from stakes group by user_id) s where u.id = s.user_id`);
 }
 
 /** Stops the service's heap sampling and prints where the measured requests allocated (`--heap-profile`). */
@@ -262,6 +289,23 @@ async function main() {
         },
       };
       await measure("ingest, one row per request", base, server.pid!, row, watch, 32);
+    } else if (args.route === "bets") {
+      // Bets of 1 credit on one event by 200 players (their sessions), 50 connections, as the bench's phase (i).
+      if (watch) await ensureBetEvent(watch);
+      else
+        throw new Error("--route bets needs --engine postgres (the embedded database is the service's own)");
+      let seq = 0;
+      const bet = {
+        method: "POST",
+        path: "/api/pred2earn/bet-placed",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ eventId: BET_EVENT, market: "1x2", outcome: "home", stake: 1 }),
+        setupRequest: (req: { headers?: object }) => ({
+          ...req,
+          headers: { ...req.headers, cookie: data.cookies[seq++ % 200] },
+        }),
+      };
+      await measure("bets on one event", base, server.pid!, bet, watch, 50);
     } else if (args.route === "fixed") {
       // One page over and over: the page is built once per cache sync (the read model's memo), so what is
       // measured is the HTTP stack's own cost per request (hooks, serialization, ETag, the socket write).

@@ -1,6 +1,11 @@
-/** Session JWTs: HS256 via jose, 7 days, carrying the user id (`sub`) and a session id (`jti`). */
+/**
+ * Session JWTs: HS256 via fast-jwt, 7 days, carrying the user id (`sub`) and a session id (`jti`). fast-jwt
+ * (the JWT library of @fastify/jwt) checks an HMAC in one synchronous node:crypto call; jose goes through
+ * WebCrypto's asynchronous jobs, 5–10× the CPU for each token an instance sees first (docs/decisions.md
+ * "Session tokens: fast-jwt"). jose stays for the identity providers' ID tokens (oidc.ts: JWKS, RS/ES keys).
+ */
 import { randomUUID } from "node:crypto";
-import { jwtVerify, SignJWT } from "jose";
+import { createSigner, createVerifier } from "fast-jwt";
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 export const SESSION_COOKIE = "session";
@@ -19,14 +24,32 @@ export async function signSessionToken(
   const sessionId = randomUUID();
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + SESSION_TTL_SECONDS;
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setJti(sessionId)
-    .setIssuedAt(iat)
-    .setExpirationTime(exp)
-    .sign(secret);
+  const token = toolsOf(secret).sign({ sub: userId, jti: sessionId, iat, exp });
   return { token, claims: { userId, sessionId, expiresAt: new Date(exp * 1000) } };
+}
+
+/**
+ * The signer and verifier of one secret, built once. The verifier checks the signature, the algorithm (HS256
+ * only: `none` and other algorithms are refused) and that `sub`, `jti` and `exp` are present; the expiry is
+ * checked against the app's clock by `verifySessionToken` (fast-jwt would read the machine's).
+ */
+const tools = new WeakMap<Uint8Array, { sign: (p: object) => string; verify: (t: string) => unknown }>();
+function toolsOf(secret: Uint8Array) {
+  let found = tools.get(secret);
+  if (!found) {
+    const key = Buffer.from(secret);
+    found = {
+      sign: createSigner({ key, algorithm: "HS256" }),
+      verify: createVerifier({
+        key,
+        algorithms: ["HS256"],
+        requiredClaims: ["sub", "jti", "exp"],
+        ignoreExpiration: true,
+      }),
+    };
+    tools.set(secret, found);
+  }
+  return found;
 }
 
 /**
@@ -49,8 +72,8 @@ export async function verifySessionToken(
     verified.set(secret, known);
   }
   const hit = known.get(token);
-  if (hit) return hit.expiresAt.getTime() / 1000 <= Math.floor(now.getTime() / 1000) ? null : { ...hit };
-  const claims = await verifyUncached(secret, token, now);
+  if (hit) return expired(hit.expiresAt.getTime() / 1000, now) ? null : { ...hit };
+  const claims = verifyUncached(secret, token, now);
   if (claims) {
     if (known.size >= MAX_VERIFIED) known.clear();
     known.set(token, claims);
@@ -58,41 +81,20 @@ export async function verifySessionToken(
   return claims;
 }
 
-/**
- * The secret as an HMAC key, imported once per secret: jose imports a raw secret again for every token, ≈ a third
- * of a first verification's cost (docs/performance.md, "Round three, reads").
- */
-const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function hmacKeyOf(secret: Uint8Array): Promise<CryptoKey> {
-  let key = hmacKeys.get(secret);
-  if (!key) {
-    const raw = secret as Uint8Array<ArrayBuffer>;
-    key = crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-    hmacKeys.set(secret, key);
-  }
-  return key;
-}
-
-async function verifyUncached(secret: Uint8Array, token: string, now: Date): Promise<SessionClaims | null> {
+function verifyUncached(secret: Uint8Array, token: string, now: Date): SessionClaims | null {
+  let payload: Record<string, unknown>;
   try {
-    const { payload } = await jwtVerify(token, await hmacKeyOf(secret), {
-      algorithms: ["HS256"],
-      currentDate: now,
-      requiredClaims: ["sub", "jti", "exp"],
-    });
-    if (
-      typeof payload.sub !== "string" ||
-      !/^\d{1,19}$/.test(payload.sub) ||
-      typeof payload.jti !== "string"
-    ) {
-      return null;
-    }
-    return {
-      userId: payload.sub,
-      sessionId: payload.jti,
-      expiresAt: new Date((payload.exp as number) * 1000),
-    };
+    payload = toolsOf(secret).verify(token) as Record<string, unknown>;
   } catch {
     return null;
   }
+  const { sub, jti, exp } = payload;
+  if (typeof sub !== "string" || !/^\d{1,19}$/.test(sub) || typeof jti !== "string") return null;
+  if (typeof exp !== "number" || !Number.isFinite(exp) || expired(exp, now)) return null;
+  return { userId: sub, sessionId: jti, expiresAt: new Date(exp * 1000) };
+}
+
+/** Expired once `exp` ≤ now in whole seconds (as jose counts). */
+function expired(exp: number, now: Date): boolean {
+  return exp <= Math.floor(now.getTime() / 1000);
 }
