@@ -14,9 +14,9 @@
  */
 import { AppError } from "../errors.js";
 import type { CompetitionDeps } from "./competition-deps.js";
-import type { PrizeTree } from "./prize-tree.js";
-import { findPrizeTree } from "./prize-tree.repository.js";
-import { carriedFrom, claimsOf } from "./prize-tree-claims.js";
+import { carriedFromWeek, type PrizeTree } from "./prize-tree.js";
+import { claimedAccounts, findPrizeTree, prizeTreeArrears } from "./prize-tree.repository.js";
+import { claimsSource } from "./prize-tree-claims.js";
 
 export interface PublishedPrizeTree {
   tree: PrizeTree;
@@ -30,15 +30,13 @@ export async function getPrizeTree(
   deps: CompetitionDeps,
   input: { week: number },
 ): Promise<PublishedPrizeTree> {
+  const source = claimsSource(deps.prizeDistributor);
   const tree = await findPrizeTree(deps.db, input.week);
   if (!tree) throw new AppError("WEEK_NOT_FINALIZED", `Week ${input.week} is not finalized yet`);
-  return {
-    tree,
-    claimed: await claimsOf(
-      deps,
-      tree,
-      tree.leaves.map((l) => l.account),
-    ),
-    paidInWeek: await carriedFrom(deps.db, tree.week),
-  };
+  const accounts = tree.leaves.map((l) => l.account);
+  const claimed = source
+    ? await claimedAccounts(deps.db, { ...source, week: tree.week, accounts })
+    : new Set<string>();
+  const trees = await prizeTreeArrears(deps.db);
+  return { tree, claimed, paidInWeek: carriedFromWeek(trees, tree.week) };
 }

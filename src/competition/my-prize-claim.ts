@@ -4,9 +4,9 @@
  */
 import type { Queryable } from "../db/client.js";
 import type { CompetitionDeps } from "./competition-deps.js";
-import { prizeProof } from "./prize-tree.js";
-import { findPrizeTree } from "./prize-tree.repository.js";
-import { carriedFrom, claimsOf } from "./prize-tree-claims.js";
+import { carriedFromWeek, prizeProof } from "./prize-tree.js";
+import { claimedAccounts, findPrizeTree, prizeTreeArrears } from "./prize-tree.repository.js";
+import { claimsSource } from "./prize-tree-claims.js";
 
 export interface MyPrizeClaim {
   week: number;
@@ -24,17 +24,28 @@ export interface MyPrizeClaim {
   paidInWeek: number | null;
 }
 
-/** The prize of `userId` in finalized week W with its proof; null when W has no stored tree or they won nothing. */
+/**
+ * The prize of `userId` in finalized week W with its proof; null when W has no stored tree or they won nothing.
+ * Reads first (the tree, then the leaf's claim or, for a prize awaiting a wallet, the trees that carry arrears),
+ * then derives.
+ */
 export async function myPrizeClaim(
   deps: Pick<CompetitionDeps, "db" | "prizeDistributor">,
   q: Queryable,
   input: { week: number; userId: string },
 ): Promise<MyPrizeClaim | null> {
+  const source = claimsSource(deps.prizeDistributor);
   const tree = await findPrizeTree(q, input.week);
   if (!tree) return null;
   const leaf = tree.leaves.find((l) => l.userId === input.userId);
+  const awaiting = leaf ? undefined : tree.awaitingWallet.find((a) => a.userId === input.userId);
+  if (!leaf && !awaiting) return null;
+  const claimed =
+    leaf && source
+      ? await claimedAccounts(deps.db, { ...source, week: tree.week, accounts: [leaf.account] })
+      : new Set<string>();
+  const trees = awaiting ? await prizeTreeArrears(q) : [];
   if (leaf) {
-    const claimed = await claimsOf(deps, tree, [leaf.account]);
     return {
       week: tree.week,
       root: tree.root,
@@ -47,14 +58,12 @@ export async function myPrizeClaim(
       paidInWeek: null,
     };
   }
-  const awaiting = tree.awaitingWallet.find((a) => a.userId === input.userId);
-  if (!awaiting) return null;
-  const paidInWeek = (await carriedFrom(q, tree.week)).get(input.userId) ?? null;
+  const paidInWeek = carriedFromWeek(trees, tree.week).get(input.userId) ?? null;
   return {
     week: tree.week,
     root: tree.root,
     account: null,
-    amountMicro: awaiting.amountMicro,
+    amountMicro: awaiting!.amountMicro,
     carriedMicro: 0n,
     proof: [],
     claimed: false,

@@ -1,7 +1,14 @@
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import { concat, encodeAbiParameters, getAddress, type Hex, keccak256 } from "viem";
 import { describe, expect, it } from "vitest";
-import { buildPrizeTree, LEAF_ENCODING, leafValues, outstandingArrears, prizeProof } from "./prize-tree.js";
+import {
+  buildPrizeTree,
+  carriedFromWeek,
+  LEAF_ENCODING,
+  leafValues,
+  outstandingArrears,
+  prizeProof,
+} from "./prize-tree.js";
 
 const A = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"; // lower-case in, checksummed out
 const B = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -122,6 +129,33 @@ describe("buildPrizeTree", () => {
       { fromWeek: 4, userId: "1", amountMicro: 3n },
     ]);
     expect(tree.awaitingWallet).toEqual([]);
+  });
+});
+
+describe("carriedFromWeek", () => {
+  it("names, for each awaiting prize of a week, the later week whose tree carried it", () => {
+    // Week 1 left users 1 and 3 awaiting; week 4's tree carried user 1's, week 6's user 3's; week 6 also carried
+    // user 2's prize of week 4, which is not week 1's.
+    const trees = [
+      {
+        week: 6,
+        carried: [
+          { fromWeek: 1, userId: "3", amountMicro: 8n },
+          { fromWeek: 4, userId: "2", amountMicro: 9n },
+        ],
+      },
+      { week: 1, carried: [] },
+      { week: 4, carried: [{ fromWeek: 1, userId: "1", amountMicro: 5n }] },
+    ];
+    expect(carriedFromWeek(trees, 1)).toEqual(
+      new Map([
+        ["3", 6],
+        ["1", 4],
+      ]),
+    );
+    expect(carriedFromWeek(trees, 4)).toEqual(new Map([["2", 6]]));
+    expect(carriedFromWeek(trees, 6)).toEqual(new Map());
+    expect(carriedFromWeek([], 1)).toEqual(new Map());
   });
 });
 

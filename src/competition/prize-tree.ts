@@ -121,6 +121,16 @@ export function outstandingArrears(
     );
 }
 
+/** userId → the week whose tree carried that user's awaiting prize of week `week` (`trees`: any order). */
+export function carriedFromWeek(
+  trees: ReadonlyArray<Pick<PrizeTree, "week" | "carried">>,
+  week: number,
+): Map<string, number> {
+  const paid = new Map<string, number>();
+  for (const t of trees) for (const c of t.carried) if (c.fromWeek === week) paid.set(c.userId, t.week);
+  return paid;
+}
+
 /** The proof of `account`'s leaf in `tree`; null when the account has no leaf. */
 export function prizeProof(tree: PrizeTree, account: string): `0x${string}`[] | null {
   const wanted = account.toLowerCase();
