@@ -39,8 +39,10 @@ import { type AcRequest, failures, type LoadResult, load } from "./load.js";
 import { benchWeekBounds, checkService, compareMaps, sortLadder } from "./reference.js";
 import {
   ADMIN_HEADERS,
+  displayStoreLoaded,
   FINALIZE_HEADERS,
   fetchJson,
+  readMetrics,
   sessionCookies,
   startBare,
   startServer,
@@ -257,22 +259,6 @@ async function startService(run: Run, phase: string): Promise<void> {
   log(
     `  display store loaded (app_display_store_users > 0): ${run.result.displayLoadSec} s after that read began`,
   );
-}
-
-/** Polls GET /metrics until the display store holds users (120 s at most). */
-async function displayStoreLoaded(base: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if ((await readMetrics(base))("app_display_store_users") > 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the display store did not load within 120 s");
-}
-
-/** GET /metrics (5 s at most), and a reader of an unlabelled sample's value by its name (0 when absent). */
-async function readMetrics(base: string): Promise<(name: string) => number> {
-  const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-  return (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
 }
 
 /**

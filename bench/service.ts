@@ -185,3 +185,19 @@ export async function fetchJson(url: string, init?: RequestInit): Promise<any> {
   if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${url} → ${res.status} ${JSON.stringify(body)}`);
   return body;
 }
+
+/** Polls GET /metrics until the display store holds users (120 s at most). */
+export async function displayStoreLoaded(base: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if ((await readMetrics(base))("app_display_store_users") > 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the display store did not load within 120 s");
+}
+
+/** GET /metrics (5 s at most), and a reader of an unlabelled sample's value by its name (0 when absent). */
+export async function readMetrics(base: string): Promise<(name: string) => number> {
+  const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  return (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+}

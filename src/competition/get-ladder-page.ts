@@ -8,7 +8,7 @@ import { currentWeek, isChampionsEnabled } from "../shared/season.js";
 import { displayExtent, displayRowsInPages, findLadderDisplay } from "../users/users.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { projectedPrizeFor, splitPrizes } from "./prizes.js";
-import type { DisplaySource } from "./rank-cache/display-cache.js";
+import type { DisplaySource, PageDisplay } from "./rank-cache/display-cache.js";
 import {
   CUTOFFS,
   competitionRank,
@@ -33,7 +33,8 @@ export interface LadderRow {
   prizeMicro: bigint | null;
 }
 
-export interface LadderPage {
+/** A page without its rows. */
+export interface LadderFrame {
   week: number;
   type: Ladder;
   championsEnabled: boolean;
@@ -43,15 +44,27 @@ export interface LadderPage {
   limit: number;
   cutoffRank: number;
   cutoffSp: number | null;
+}
+
+export interface LadderPage extends LadderFrame {
   rows: LadderRow[];
 }
 
-type PageFrame = Omit<LadderPage, "total" | "cutoffSp" | "rows">;
+/**
+ * A live Qualification page read from the rank cache: its ranked entries and where each one's display data is
+ * (the display store's bytes, or an entry), for a body written straight from them (ladder-json.ts) rather than
+ * through row objects and the response schema's serializer.
+ */
+export interface LiveLadderPage extends LadderFrame {
+  live: { entries: RankedEntry[]; display: PageDisplay };
+}
+
+type PageFrame = Omit<LadderFrame, "total" | "cutoffSp">;
 
 export async function getLadderPage(
   deps: CompetitionDeps,
   input: { week?: number; type: Ladder; offset: number; limit: number },
-): Promise<LadderPage> {
+): Promise<LadderPage | LiveLadderPage> {
   const standings = await Standings.open(deps);
   const now = deps.clock.now();
   const week = input.week ?? currentWeek(deps.season, now);
@@ -104,7 +117,7 @@ async function liveQualificationPage(
   deps: CompetitionDeps,
   standings: Standings,
   frame: PageFrame,
-): Promise<LadderPage> {
+): Promise<LadderPage | LiveLadderPage> {
   const { week, offset, limit, cutoffRank } = frame;
   const ladder = await standings.liveLadder(week);
   const [page, total, line] = await Promise.all([
@@ -119,6 +132,13 @@ async function liveQualificationPage(
     firstRank,
   );
   const entries = page.map((r, i) => ({ userId: r.userId, sp: r.sp, rank: ranks[i]! }));
+  if (deps.cache) {
+    const display = await deps.cache.pageDisplay(
+      entries.map((e) => e.userId),
+      displaySource(deps),
+    );
+    return { ...frame, total, cutoffSp: line, live: { entries, display } };
+  }
   return { ...frame, total, cutoffSp: line, rows: await ladderRows(deps, entries, cutoffRank, () => null) };
 }
 
@@ -169,10 +189,14 @@ async function ladderRows(
  */
 function displayInfo(deps: CompetitionDeps, userIds: string[]) {
   if (!deps.cache) return findLadderDisplay(deps.db, userIds);
-  const source: DisplaySource = {
+  return deps.cache.displayOf(userIds, displaySource(deps));
+}
+
+/** The users capability's queries the display cache loads from. */
+function displaySource(deps: CompetitionDeps): DisplaySource {
+  return {
     of: (ids) => findLadderDisplay(deps.db, ids),
     inPages: (fromPage, toPage) => displayRowsInPages(deps.db, fromPage, toPage),
     extent: () => displayExtent(deps.db),
   };
-  return deps.cache.displayOf(userIds, source);
 }

@@ -8,7 +8,7 @@ import { requireUserId } from "../auth/session.js";
 import { AppError } from "../errors.js";
 import { cacheFinal } from "../http/caching.js";
 import { ok, okSchema } from "../http/envelope.js";
-import { sendShared } from "../http/shared-representation.js";
+import { sendShared, sendSharedBytes } from "../http/shared-representation.js";
 import { secretMatches } from "../shared/secrets.js";
 import type { CompetitionDeps } from "./competition-deps.js";
 import { finalizeWeek } from "./finalize-week.js";
@@ -17,6 +17,7 @@ import { getMeta } from "./get-meta.js";
 import { getMyStatus } from "./get-my-status.js";
 import { getPrizePoolEstimate } from "./get-pool-estimate.js";
 import { getPrizeTree } from "./get-prize-tree.js";
+import { liveLadderJson } from "./ladder-json.js";
 import {
   presentFinalize,
   presentLeaderboard,
@@ -80,7 +81,13 @@ export async function competitionRoutes(
       });
       // A finalized week is served from its snapshot and is not provisional.
       cacheFinal(reply, !page.provisional);
-      // A live Qualification page is one object from one rank-cache sync to the next: its bytes are built once.
+      // A live Qualification page is one object from one rank-cache sync to the next: its bytes are built once,
+      // from the rank cache's memory straight into JSON when it is on.
+      if ("live" in page) {
+        return sendSharedBytes(reply, page, () =>
+          liveLadderJson(page, (frame) => reply.serialize(ok(presentLeaderboard(frame))) as string),
+        );
+      }
       return sendShared(reply, page, () => ok(presentLeaderboard(page)));
     },
   );

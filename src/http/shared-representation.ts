@@ -37,10 +37,18 @@ export function bodyHash(body: Buffer): string {
  * the presented value in its envelope) with the route's serializer for a 200.
  */
 export function sendShared(reply: FastifyReply, value: object, body: () => unknown): FastifyReply {
+  return sendSharedBytes(reply, value, () => Buffer.from(reply.serialize(body()) as string));
+}
+
+/**
+ * `sendShared` for a body its route writes as JSON bytes itself (`json()`: what the route's serializer would write
+ * for a 200; a live ladder page written from packed memory, competition/ladder-json.ts).
+ */
+export function sendSharedBytes(reply: FastifyReply, value: object, json: () => Buffer): FastifyReply {
   let representation = ofValue.get(value);
   if (!representation) {
-    const json = Buffer.from(reply.serialize(body()) as string);
-    representation = { json, hash: bodyHash(json), encoded: {} };
+    const bytes = json();
+    representation = { json: bytes, hash: bodyHash(bytes), encoded: {} };
     ofValue.set(value, representation);
   }
   ofReply.set(reply, representation);

@@ -16,6 +16,7 @@
  * before the change committed). Measured in docs/performance.md ("The full run again, session 2"); decided in
  * docs/decisions.md ("Display data of every user in one packed store").
  */
+import type { JsonBytes } from "../../http/json-bytes.js";
 import { displayStoreUsers } from "../../metrics/app-metrics.js";
 import { type DisplayInfo, DisplayStore } from "./display-store.js";
 
@@ -49,31 +50,54 @@ export class DisplayCache {
   constructor(private readonly maxStoredUsers = MAX_STORED_USERS) {}
 
   async displayOf(ids: string[], source: DisplaySource): Promise<Map<string, DisplayInfo>> {
+    const { store, found } = await this.resolve(ids, source);
+    const shown = new Map<string, DisplayInfo>();
+    ids.forEach((id, i) => {
+      const d = found[i];
+      if (d !== undefined) shown.set(id, typeof d === "number" ? store!.infoAt(d) : d);
+    });
+    return shown;
+  }
+
+  /** `displayOf` for a page written as JSON: each user's data stays where it is (a store slot, or an entry). */
+  async pageDisplay(ids: string[], source: DisplaySource): Promise<PageDisplay> {
+    const { store, found } = await this.resolve(ids, source);
+    return new PageDisplay(store, found);
+  }
+
+  /**
+   * Each of `ids`' display data: a slot of `store` (the store as it was when the read began), an entry, or one
+   * loaded from `source` with the others missing (undefined: an unknown user).
+   */
+  private async resolve(
+    ids: string[],
+    source: DisplaySource,
+  ): Promise<{ store: DisplayStore | null; found: Array<number | DisplayInfo | undefined> }> {
     // Taken before any await: an entry another request forgets or clears meanwhile (the entries full) still serves
-    // this page, as it was when the page's read began.
-    const held = new Map<string, DisplayInfo>();
+    // this page, as it was when the page's read began; so does a store slot (its data never changes).
     // The store first: it answers nothing for a user whose profile changed since its load (stale), so what it
     // answers is current; the entries hold the users it lacks (created after the load, or stale).
     const entries = this.entries.size > 0 ? this.entries : null;
     const store = this.store;
-    for (const id of ids) {
-      const n = Number(id);
-      const d = store?.get(n) ?? entries?.get(n);
-      if (d) held.set(id, d);
+    const found: Array<number | DisplayInfo | undefined> = new Array(ids.length);
+    let missing = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const n = Number(ids[i]);
+      const slot = store ? store.find(n) : -1;
+      const d = slot >= 0 ? slot : entries?.get(n);
+      found[i] = d;
+      if (d === undefined) missing++;
     }
-    if (held.size < ids.length && !this.store) this.startStoreLoad(source);
-    // Every user held (the store loaded): `held` is the answer, in the order of `ids`.
-    if (held.size === ids.length) return held;
-    const missing = ids.filter((id) => !held.has(id));
-    const loaded = await source.of(missing);
+    if (missing > 0 && !this.store) this.startStoreLoad(source);
+    // Every user held (the store loaded): no query.
+    if (missing === 0) return { store, found };
+    const loaded = await source.of(ids.filter((_, i) => found[i] === undefined));
     if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
     for (const [id, d] of loaded) this.entries.set(Number(id), d);
-    return new Map(
-      ids.flatMap((id) => {
-        const d = held.get(id) ?? loaded.get(id);
-        return d ? [[id, d] as const] : [];
-      }),
-    );
+    ids.forEach((id, i) => {
+      found[i] ??= loaded.get(id);
+    });
+    return { store, found };
   }
 
   /** The profiles of `ids` changed: load them again when next shown. */
@@ -126,5 +150,33 @@ export class DisplayCache {
     this.forgottenWhileLoading = null;
     this.store = store;
     displayStoreUsers.set(store.size);
+  }
+}
+
+/** A page's display data (`DisplayCache.pageDisplay`), written as JSON values by the user's position on the page. */
+export class PageDisplay {
+  constructor(
+    private readonly store: DisplayStore | null,
+    private readonly found: ReadonlyArray<number | DisplayInfo | undefined>,
+  ) {}
+
+  /** False for a user with no display data (not a user). */
+  has(i: number): boolean {
+    return this.found[i] !== undefined;
+  }
+
+  /** The display name of the page's i-th user as a JSON string. */
+  writeName(i: number, out: JsonBytes): void {
+    const d = this.found[i]!;
+    if (typeof d === "number") this.store!.writeNameJson(d, out);
+    else out.string(d.displayName);
+  }
+
+  /** The wallet of the page's i-th user as a JSON string, or `null`. */
+  writeWallet(i: number, out: JsonBytes): void {
+    const d = this.found[i]!;
+    if (typeof d === "number") this.store!.writeWalletJson(d, out);
+    else if (d.wallet === null) out.ascii("null");
+    else out.string(d.wallet);
   }
 }

@@ -1,9 +1,10 @@
 /**
  * What ladder rows show of every user (display name, checksummed wallet), packed for a table of a million users
- * and more: ≈ 65 bytes a user (a sort key, the wallet's 42 ASCII bytes, the name's UTF-8 bytes and where they end)
- * instead of ≈ 200 for a map of strings and objects. Users are appended in any order (the table's storage order),
- * then `seal` sorts the keys once; a user is found by binary search. A user whose profile changed is marked stale
- * and read no more (its caller loads it again). Pure data structure: no I/O.
+ * and more: ≈ 66 bytes a user (a sort key, the wallet's 42 ASCII bytes, the name's UTF-8 bytes and where they end,
+ * whether JSON writes the name as it is) instead of ≈ 200 for a map of strings and objects. Users are appended in
+ * any order (the table's storage order), then `seal` sorts the keys once; a user is found by binary search. A user
+ * whose profile changed is marked stale and read no more (its caller loads it again). A ladder page's JSON can be
+ * written straight from the stored bytes (`writeNameJson`, `writeWalletJson`). Pure data structure: no I/O.
  *
  * A key is `id · 2^21 + slot` in a float64 (exact below 2^53), so one native sort of a Float64Array orders the ids
  * and carries each one's slot: ids up to 2^32 − 1, at most 2^21 (2,097,152) users; a user beyond either is not
@@ -12,6 +13,8 @@
  * ladder row's lookup is one array read instead of a binary search over the keys (≈ 150 ns of cache misses at
  * 100,000 users, more at a million).
  */
+import { type JsonBytes, needsJsonEscape } from "../../http/json-bytes.js";
+
 /** What a ladder row shows of a user. */
 export interface DisplayInfo {
   displayName: string;
@@ -33,6 +36,8 @@ export class DisplayStore {
   private names: Buffer;
   /** WALLET_BYTES a slot; a first byte of 0 is a user without a wallet. */
   private wallets: Buffer;
+  /** 1 when the slot's name needs no escaping in JSON (its UTF-8 bytes go between quotes as they are). */
+  private plainNames: Uint8Array;
   private count = 0;
   private sealed = false;
   /** Dense ids, once sealed: the slot of id `leastId + i` at `i` (−1: not stored); null: binary search of `keys`. */
@@ -47,6 +52,7 @@ export class DisplayStore {
     this.nameEnds = new Uint32Array(n);
     this.names = Buffer.alloc(Math.max(64, nameBytes));
     this.wallets = Buffer.alloc(n * WALLET_BYTES);
+    this.plainNames = new Uint8Array(n);
   }
 
   get size(): number {
@@ -67,6 +73,7 @@ export class DisplayStore {
       const nameStart = slot === 0 ? 0 : this.nameEnds[slot - 1]!;
       this.keys[slot] = u.id * SLOT_BITS + slot;
       this.nameEnds[slot] = nameStart + this.names.write(u.displayName, nameStart, "utf8");
+      this.plainNames[slot] = needsJsonEscape(u.displayName) ? 0 : 1;
       if (u.wallet !== null && u.wallet.length === WALLET_BYTES)
         this.wallets.write(u.wallet, slot * WALLET_BYTES, "latin1");
       else {
@@ -96,23 +103,58 @@ export class DisplayStore {
 
   /** The user's display data, or undefined when not stored, stale, or not sealed yet. */
   get(id: number): DisplayInfo | undefined {
-    if (!this.sealed || this.stale.has(id)) return undefined;
-    const slot = this.slotOf(id);
-    if (slot < 0) return undefined;
+    const slot = this.find(id);
+    return slot < 0 ? undefined : this.infoAt(slot);
+  }
+
+  /**
+   * The slot holding the user's display data (a handle for `infoAt` and the JSON writers; the data at a slot never
+   * changes), or −1 when not stored, stale, or not sealed yet.
+   */
+  find(id: number): number {
+    if (!this.sealed || this.stale.has(id)) return -1;
+    return this.slotOf(id);
+  }
+
+  /** The display data at `slot` (from `find`). */
+  infoAt(slot: number): DisplayInfo {
     const at = slot * WALLET_BYTES;
     return {
-      displayName: this.names.toString(
-        "utf8",
-        slot === 0 ? 0 : this.nameEnds[slot - 1]!,
-        this.nameEnds[slot]!,
-      ),
+      displayName: this.names.toString("utf8", this.nameStart(slot), this.nameEnds[slot]!),
       wallet: this.wallets[at] === 0 ? null : this.wallets.toString("latin1", at, at + WALLET_BYTES),
     };
   }
 
-  /** The user's profile changed: not answered from here any more. */
+  /** Writes the name at `slot` as a JSON string: its bytes as stored when they need no escaping. */
+  writeNameJson(slot: number, out: JsonBytes): void {
+    if (this.plainNames[slot] !== 1) {
+      out.string(this.infoAt(slot).displayName);
+      return;
+    }
+    out.byte(0x22);
+    out.bytes(this.names, this.nameStart(slot), this.nameEnds[slot]!);
+    out.byte(0x22);
+  }
+
+  /** Writes the wallet at `slot` as a JSON string (42 ASCII characters), or `null`. */
+  writeWalletJson(slot: number, out: JsonBytes): void {
+    const at = slot * WALLET_BYTES;
+    if (this.wallets[at] === 0) {
+      out.ascii("null");
+      return;
+    }
+    out.byte(0x22);
+    out.bytes(this.wallets, at, at + WALLET_BYTES);
+    out.byte(0x22);
+  }
+
+  /** The user's profile changed: not answered from here any more (a slot found before keeps its data). */
   markStale(id: number): void {
     if (!this.sealed || this.slotOf(id) >= 0) this.stale.add(id);
+  }
+
+  private nameStart(slot: number): number {
+    return slot === 0 ? 0 : this.nameEnds[slot - 1]!;
   }
 
   private slotOf(id: number): number {
@@ -148,6 +190,9 @@ export class DisplayStore {
       const wallets = Buffer.alloc(n * WALLET_BYTES);
       this.wallets.copy(wallets);
       this.wallets = wallets;
+      const plain = new Uint8Array(n);
+      plain.set(this.plainNames);
+      this.plainNames = plain;
     }
     const used = this.count === 0 ? 0 : this.nameEnds[this.count - 1]!;
     if (used + nameLength > this.names.length) {

@@ -13,7 +13,7 @@
 import type { Queryable } from "../../db/client.js";
 import type { LiveLadder } from "../live-ladder.js";
 import { DerivedMemo } from "./derived-memo.js";
-import { DisplayCache, type DisplaySource } from "./display-cache.js";
+import { DisplayCache, type DisplaySource, type PageDisplay } from "./display-cache.js";
 import type { DisplayInfo } from "./display-store.js";
 import { ImmutableMemo } from "./immutable-memo.js";
 import { loadWeekSp, rankChangesSince } from "./rank-feed.repository.js";
@@ -97,6 +97,11 @@ export class RankCache {
    */
   displayOf(ids: string[], source: DisplaySource): Promise<Map<string, DisplayInfo>> {
     return this.display.displayOf(ids, source);
+  }
+
+  /** `displayOf` for a page written as JSON straight from memory (display-cache.ts `PageDisplay`). */
+  pageDisplay(ids: string[], source: DisplaySource): Promise<PageDisplay> {
+    return this.display.pageDisplay(ids, source);
   }
 
   /** Forgets a week (after it is finalized: its reads come from the snapshot). */
