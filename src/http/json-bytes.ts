@@ -45,6 +45,26 @@ export class JsonBytes {
 
   /** A JSON string of `s`, as JSON.stringify writes it. */
   string(s: string): void {
+    // Printable ASCII without a quote or backslash (ids, most names): written in one pass, no regex, no native call.
+    const n = s.length;
+    this.room(n + 2);
+    const buf = this.buf;
+    let at = this.at;
+    buf[at++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+        this.escaped(s);
+        return;
+      }
+      buf[at++] = c;
+    }
+    buf[at++] = 0x22;
+    this.at = at;
+  }
+
+  /** `string` for text beyond printable ASCII (written from the start again; nothing was committed). */
+  private escaped(s: string): void {
     if (needsJsonEscape(s)) this.utf8(JSON.stringify(s));
     else {
       this.byte(0x22);
