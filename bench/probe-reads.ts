@@ -25,6 +25,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase } from "../src/db/client.js";
+import { freePort } from "../test/free-port.js";
 import { backendCpuMsSince, backendTicks, processCpuTicks, processMemoryMb } from "./cpu.js";
 import { BENCH_SEASON, BENCH_SQL_TIMEOUT_MS, BET_EVENT, buildBetEvent, buildDataset } from "./dataset.js";
 import { formatSites, type HeapProfileNode } from "./heap-sites.js";
@@ -115,7 +116,7 @@ async function dataset(): Promise<{ url: string | null; dir: string | null; cook
 
 async function start(url: string | null, dir: string | null, secrets: Record<string, string>) {
   if (!secrets.fin) throw new Error("no secrets");
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const prof = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
   const nodeArgs = args["node-args"]!.split(" ").filter(Boolean);

@@ -12,12 +12,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { openSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { signSessionToken } from "../src/auth/session-token.js";
 import type { Database } from "../src/db/client.js";
+import { freePort } from "../test/free-port.js";
 import { BENCH_SEASON } from "./dataset.js";
 import { clientAddress } from "./load.js";
 
@@ -29,17 +29,6 @@ export const JWT_SECRET = randomSecret();
 export const BENCH_WRITE_PER_MIN = 1_000_000;
 export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
 export const FINALIZE_HEADERS = { "x-competition-finalize-secret": FINALIZE_SECRET };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 /** A PostgreSQL array literal of plain values (no quotes or commas in them), one parameter. */
 const pgArray = (values: string[]) => `{${values.join(",")}}`;

@@ -10,13 +10,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, rows, sql } from "../src/db/client.js";
 import { LOCK_FILE } from "../src/db/data-dir-lock.js";
 import { testEngine } from "./db.js";
 import { migratedDataDir } from "./db-template.js";
+import { freePort } from "./free-port.js";
 import { nodeArgs } from "./service-bundle.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -27,14 +27,6 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function env(port: number): NodeJS.ProcessEnv {
   return {

@@ -12,7 +12,6 @@ import { randomInt } from "node:crypto";
 import { once } from "node:events";
 import { readdirSync } from "node:fs";
 import http from "node:http";
-import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -20,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signSessionToken } from "../src/auth/session-token.js";
 import { createScratchPostgres } from "./db.js";
 import { buildEventBody } from "./factories.js";
+import { freePorts } from "./free-port.js";
 import { nodeArgs } from "./service-bundle.js";
 
 const ADMIN_TOKEN = "multi-instance-admin-token";
@@ -88,15 +88,6 @@ async function data(base: string, method: "GET" | "POST" | "PUT", path: string, 
   if (res.status >= 300)
     throw new Error(`${method} ${base}${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
-}
-
-/** n distinct free ports of 127.0.0.1 (held together while chosen, so they differ). */
-async function freePorts(n: number): Promise<number[]> {
-  const servers = Array.from({ length: n }, () => createServer().listen(0, "127.0.0.1"));
-  await Promise.all(servers.map((s) => once(s, "listening")));
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
 }
 
 function startInstance(name: string, port: number, databaseUrl: string): Instance {

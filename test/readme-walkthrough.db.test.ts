@@ -16,12 +16,12 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSpClient, ok } from "@sp/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "./db.js";
+import { freePort } from "./free-port.js";
 import { nodeArgs } from "./service-bundle.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -34,15 +34,6 @@ export function walkthroughBlock(readme: string, name: string): string {
   const m = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(at + marker.length));
   if (!m) throw new Error(`README.md has no sh block after ${marker}`);
   return m[1]!;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number) {

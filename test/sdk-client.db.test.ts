@@ -7,12 +7,12 @@
  * earns 215 SP in the kickoff's week.
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { createSpClient, ok, SpApiError, sessionFromSetCookie, signInWithOidc, signOut } from "@sp/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quickstart } from "../packages/sdk/examples/quickstart.js";
 import { createTestApp, type TestApp, testKey } from "./app.js";
 import { buildEventBody, KICKOFF } from "./factories.js";
+import { freePort } from "./free-port.js";
 import { startTestIssuer, type TestIssuer } from "./oidc-issuer.js";
 
 const QUICKSTART = new URL("../packages/sdk/examples/quickstart.ts", import.meta.url);
@@ -25,16 +25,6 @@ function castsIn(source: string): string[] {
     .replace(/^\s*\/\/.*$/gm, "")
     .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
   return code.match(/\bas\s+[A-Za-z{[(]\w*/g) ?? [];
-}
-
-/** A free TCP port on the loopback (the server's SIWE domain must name it before it starts). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 let t: TestApp;

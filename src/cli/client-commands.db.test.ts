@@ -6,25 +6,16 @@
  * real command line, is test/readme-walkthrough.db.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
 import { buildEventBody } from "../../test/factories.js";
+import { freePort } from "../../test/free-port.js";
 import { type ClientCommand, parseCommandLine } from "./arguments.js";
 import { runClientCommand, serverUrlOf } from "./client-commands.js";
 import { errorLine } from "./output.js";
 import { loadSession, sessionFilePath } from "./session-file.js";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 const KEY = `0x${"0".repeat(62)}2a`;
 let t: TestApp;

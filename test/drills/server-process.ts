@@ -6,9 +6,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../free-port.js";
 import { nodeArgs } from "../service-bundle.js";
+
+/** Free ports below the ephemeral range (test/free-port.ts). */
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DRILL_ADMIN_TOKEN = "drill-admin-token";
@@ -17,13 +20,6 @@ export const ADMIN_HEADERS = { authorization: `Bearer ${DRILL_ADMIN_TOKEN}` };
 const started = new Set<ChildProcess>();
 
 /** A free TCP port of 127.0.0.1 (free when this resolves). */
-export async function freePort(): Promise<number> {
-  const s = createServer().listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 export interface Proc {
   child: ChildProcess;
