@@ -344,11 +344,10 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
       await visit();
       await page.locator(".site-header").getByRole("button", { name: "Sign in" }).click();
       const panel = page.getByTestId("sign-in-panel");
-      expect(await panel.getByRole("button").allTextContents()).toEqual([
-        "Close",
-        "Sign in with E2E Wallet",
-        "Sign in with Other Wallet",
-      ]);
+      // The wallets announce themselves and the providers load after the panel opens: wait for the list.
+      await expect
+        .poll(() => panel.getByRole("button").allTextContents(), { timeout: 10_000 })
+        .toEqual(["Close", "Sign in with E2E Wallet", "Sign in with Other Wallet"]);
       await desktop.check("sign-in");
       await desktop.signInWith("E2E Wallet");
       const champions = page.getByTestId("champions-status");

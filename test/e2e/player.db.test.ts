@@ -138,12 +138,15 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
     const slip = p.getByTestId("bet-slip");
     await slip.getByRole("button", { name: "Sign in to bet" }).click();
     const panel = p.getByTestId("sign-in-panel");
-    expect(await panel.getByRole("button").allTextContents()).toEqual([
-      "Close",
-      "Sign in with E2E Wallet",
-      "Sign in with Other Wallet",
-      "Sign in with id.test.example",
-    ]);
+    // The wallets announce themselves and the providers load after the panel opens: wait for the list.
+    await expect
+      .poll(() => panel.getByRole("button").allTextContents(), { timeout: 10_000 })
+      .toEqual([
+        "Close",
+        "Sign in with E2E Wallet",
+        "Sign in with Other Wallet",
+        "Sign in with id.test.example",
+      ]);
     await desktop.check("sign-in");
     await panel.getByRole("button", { name: "Sign in with E2E Wallet" }).click();
     await expect.poll(() => chip(desktop).textContent()).toBe("1,000 credits");
@@ -375,10 +378,10 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the p
       await p.goto(`${base}/rewards`);
       await p.getByRole("button", { name: "Sign in" }).first().click();
       const panel = p.getByTestId("sign-in-panel");
-      expect(await panel.getByRole("button").allTextContents()).toEqual([
-        "Close",
-        "Sign in with id.test.example",
-      ]);
+      // The wallets announce themselves and the providers load after the panel opens: wait for the list.
+      await expect
+        .poll(() => panel.getByRole("button").allTextContents(), { timeout: 10_000 })
+        .toEqual(["Close", "Sign in with id.test.example"]);
       await panel.getByRole("button", { name: "Sign in with id.test.example" }).click();
       await expect.poll(() => p.locator(".site-header .account-name").textContent()).toBe("Identity Player");
       expect(p.url()).toBe(`${base}/rewards`); // back where the player started, the token out of the URL
