@@ -18,7 +18,6 @@ import { migratedDataDir } from "./db-template.js";
 import {
   ADMIN_HEADERS,
   baseEnv,
-  freePort,
   killAll,
   type Proc,
   request,
@@ -27,6 +26,7 @@ import {
   stopServer,
   waitReady,
 } from "./drills/server-process.js";
+import { freePort } from "./free-port.js";
 import { startTcpProxy } from "./tcp-proxy.js";
 
 const dirs: string[] = [];

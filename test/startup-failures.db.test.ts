@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { testEngine } from "./db.js";
-import { baseEnv, freePort, killAll, spawnTs } from "./drills/server-process.js";
+import { baseEnv, killAll, spawnTs } from "./drills/server-process.js";
+import { freePort } from "./free-port.js";
 
 const dir = mkdtempSync(join(tmpdir(), "sp-startup-"));
 afterAll(() => {

@@ -29,12 +29,23 @@ export async function signSessionToken(
 }
 
 /**
- * The signer and verifier of one secret, built once. The verifier checks the signature, the algorithm (HS256
- * only: `none` and other algorithms are refused) and that `sub`, `jti` and `exp` are present; the expiry is
- * checked against the app's clock by `verifySessionToken` (fast-jwt would read the machine's).
+ * What is kept per secret, built once: the signer, the verifier, and the tokens already verified.
+ * - The verifier checks the signature, the algorithm (HS256 only: `none` and other algorithms are refused) and that
+ *   `sub`, `jti` and `exp` are present; the expiry is checked against the app's clock here (fast-jwt would read the
+ *   machine's).
+ * - Verified tokens: a token's signature and claims never change, so only its expiry is checked again (as jose
+ *   does: expired once `exp` ≤ now in whole seconds). Bounded: starts over when full. Invalid tokens are not
+ *   remembered.
  */
-const tools = new WeakMap<Uint8Array, { sign: (p: object) => string; verify: (t: string) => unknown }>();
-function toolsOf(secret: Uint8Array) {
+interface SecretTools {
+  sign: (payload: object) => string;
+  verify: (token: string) => unknown;
+  verified: Map<string, SessionClaims>;
+}
+const tools = new WeakMap<Uint8Array, SecretTools>();
+const MAX_VERIFIED = 100_000;
+
+function toolsOf(secret: Uint8Array): SecretTools {
   let found = tools.get(secret);
   if (!found) {
     const key = Buffer.from(secret);
@@ -46,19 +57,12 @@ function toolsOf(secret: Uint8Array) {
         requiredClaims: ["sub", "jti", "exp"],
         ignoreExpiration: true,
       }),
+      verified: new Map(),
     };
     tools.set(secret, found);
   }
   return found;
 }
-
-/**
- * Tokens whose signature checked out, per secret: a token's signature and claims never change, so only its
- * expiry is checked again (as jose does: expired once `exp` ≤ now in whole seconds). Bounded: starts over when
- * full. Invalid tokens are not remembered.
- */
-const verified = new WeakMap<Uint8Array, Map<string, SessionClaims>>();
-const MAX_VERIFIED = 100_000;
 
 /** Verifies signature, algorithm and expiry (against `now`); null for any invalid token. */
 export async function verifySessionToken(
@@ -66,25 +70,21 @@ export async function verifySessionToken(
   token: string,
   now: Date,
 ): Promise<SessionClaims | null> {
-  let known = verified.get(secret);
-  if (!known) {
-    known = new Map();
-    verified.set(secret, known);
-  }
-  const hit = known.get(token);
+  const { verify, verified } = toolsOf(secret);
+  const hit = verified.get(token);
   if (hit) return expired(hit.expiresAt.getTime() / 1000, now) ? null : { ...hit };
-  const claims = verifyUncached(secret, token, now);
+  const claims = verifyUncached(verify, token, now);
   if (claims) {
-    if (known.size >= MAX_VERIFIED) known.clear();
-    known.set(token, claims);
+    if (verified.size >= MAX_VERIFIED) verified.clear();
+    verified.set(token, claims);
   }
   return claims;
 }
 
-function verifyUncached(secret: Uint8Array, token: string, now: Date): SessionClaims | null {
+function verifyUncached(verify: SecretTools["verify"], token: string, now: Date): SessionClaims | null {
   let payload: Record<string, unknown>;
   try {
-    payload = toolsOf(secret).verify(token) as Record<string, unknown>;
+    payload = verify(token) as Record<string, unknown>;
   } catch {
     return null;
   }

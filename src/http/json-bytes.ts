@@ -54,23 +54,14 @@ export class JsonBytes {
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
       if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.escaped(s);
+        // Beyond printable ASCII: as JSON.stringify writes it, from the start again (nothing was committed).
+        this.utf8(JSON.stringify(s));
         return;
       }
       buf[at++] = c;
     }
     buf[at++] = 0x22;
     this.at = at;
-  }
-
-  /** `string` for text beyond printable ASCII (written from the start again; nothing was committed). */
-  private escaped(s: string): void {
-    if (needsJsonEscape(s)) this.utf8(JSON.stringify(s));
-    else {
-      this.byte(0x22);
-      this.utf8(s);
-      this.byte(0x22);
-    }
   }
 
   byte(b: number): void {

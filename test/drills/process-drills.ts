@@ -11,11 +11,11 @@
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { LOCK_FILE } from "../../src/db/data-dir-lock.js";
+import { freePort } from "../free-port.js";
 import { drillStorage, type Engine } from "./engines.js";
 import {
   ADMIN_HEADERS,
   baseEnv,
-  freePort,
   request,
   type Server,
   sleep,

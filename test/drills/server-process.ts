@@ -10,16 +10,11 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../free-port.js";
 import { nodeArgs } from "../service-bundle.js";
 
-/** Free ports below the ephemeral range (test/free-port.ts). */
-export { freePort };
-
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DRILL_ADMIN_TOKEN = "drill-admin-token";
 export const ADMIN_HEADERS = { authorization: `Bearer ${DRILL_ADMIN_TOKEN}` };
 
 const started = new Set<ChildProcess>();
-
-/** A free TCP port of 127.0.0.1 (free when this resolves). */
 
 export interface Proc {
   child: ChildProcess;
