@@ -76,6 +76,12 @@ describe("cached sessions on /api/competition/me", () => {
   it("refuses to delete an unexpired session, revoked or not (the feed could not see it go)", async () => {
     const { cookie } = await signIn(a, testKey(6));
     const jti = JSON.parse(Buffer.from(cookie.split(".")[1]!, "base64url").toString()).jti as string;
+    // The stored expiry is the test clock's instant (fixed, 2026-11-20) plus the session's lifetime, and the guard
+    // compares it with the database's own now(): put it a day past that, whatever day the suite runs on (it had
+    // expired in the database's time from 2026-11-27 12:00 UTC, and the delete went through).
+    await a.database.db.execute(
+      sql`update sessions set expires_at = now() + interval '1 day' where id = ${jti}`,
+    );
     const remove = () => a.database.db.execute(sql`delete from sessions where id = ${jti}`);
     await expect(remove()).rejects.toThrow();
     expect((await me(a, cookie)).status).toBe(200);
