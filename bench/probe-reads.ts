@@ -32,6 +32,7 @@ import { formatSites, type HeapProfileNode } from "./heap-sites.js";
 import { load } from "./load.js";
 import {
   ADMIN_TOKEN,
+  BENCH_WRITE_PER_MIN,
   displayStoreLoaded,
   FINALIZE_SECRET,
   fetchJson,
@@ -132,6 +133,9 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
           FINALIZE_SECRET: secrets.fin,
           JWT_SECRET: secrets.jwt ?? "",
         }),
+        // As the bench runs its bet phase (bench/service.ts): at the default 60 writes a minute a player, the
+        // 200 bettors' 12,000 a minute ran out within a 5-s run, and the rest were 429s.
+        RATE_LIMIT_WRITE_PER_MIN: String(BENCH_WRITE_PER_MIN),
         ...(heapProfileDir ? { HEAP_PROFILE_DIR: heapProfileDir } : {}),
         ...overrides,
       },
