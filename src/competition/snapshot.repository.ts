@@ -4,7 +4,7 @@
  * later read of that week.
  */
 import { type SQLWrapper, sql } from "drizzle-orm";
-import { intArray, type Queryable, rows, type Tx } from "../db/client.js";
+import { intArray, type Queryable, rows, type Tx, writtenRows } from "../db/client.js";
 import { findLadderDisplay } from "../users/users.js";
 import type { EligibleVia } from "./eligibility.js";
 import type { Ladder, RankedEntry } from "./ranking.js";
@@ -159,18 +159,14 @@ export async function openWeekSnapshot(tx: Tx, week: number, cutoff: number): Pr
     sql`create table ${table} (like competition_leaderboard_snapshots including defaults including constraints,
                               check (week = ${sql.raw(String(week))}))`,
   );
-  const inserted = await rows<{ n: string }>(
+  return writtenRows(
     tx,
-    sql`with ins as (
-          insert into ${table}
-            (week, ladder, position, user_id, competitive_sp, rank, within_cutoff, prize_micro)
-          select ${week}, 'qualification', ${LADDER_POSITION_SQL}, user_id, sp,
-                 ${COMPETITION_RANK_SQL}, ${COMPETITION_RANK_SQL} <= ${cutoff}, null
-          from week_user_sp where week = ${week} and sp > 0
-          returning 1)
-        select count(*)::text as n from ins`,
+    sql`insert into ${table}
+          (week, ladder, position, user_id, competitive_sp, rank, within_cutoff, prize_micro)
+        select ${week}, 'qualification', ${LADDER_POSITION_SQL}, user_id, sp,
+               ${COMPETITION_RANK_SQL}, ${COMPETITION_RANK_SQL} <= ${cutoff}, null
+        from week_user_sp where week = ${week} and sp > 0`,
   );
-  return Number(inserted[0]?.n ?? 0);
 }
 
 /** Bulk-inserts snapshot rows (the Champions ladder) into week W's table opened by `openWeekSnapshot`. */
@@ -210,8 +206,8 @@ export async function insertSnapshotRows(
  */
 export async function attachWeekSnapshot(tx: Tx, week: number): Promise<void> {
   const table = weekSnapshotTable(week);
-  await tx.execute(sql`create unique index on ${table} (week, ladder, position)`);
-  await tx.execute(sql`create unique index on ${table} (week, ladder, user_id)`);
+  await tx.execute(sql`create unique index on ${table} (position, ladder, week)`);
+  await tx.execute(sql`create unique index on ${table} (user_id, ladder, week)`);
   await tx.execute(
     sql`alter table competition_leaderboard_snapshots attach partition ${table}
         for values in (${sql.raw(String(week))})`,

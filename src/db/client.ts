@@ -301,6 +301,12 @@ export async function rows<T>(q: Queryable, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
+/** Runs a write and returns how many rows it wrote (node-postgres's `rowCount`, PGlite's `affectedRows`). */
+export async function writtenRows(q: Queryable, query: SQL): Promise<number> {
+  const res = (await q.execute(query)) as unknown as { rowCount?: number | null; affectedRows?: number };
+  return Number(res.rowCount ?? res.affectedRows ?? 0);
+}
+
 /**
  * `rows`, as a NAMED prepared statement on PostgreSQL: parsed and planned once per connection (PostgreSQL switches
  * to a generic plan after five executions when that costs no more than the custom ones) instead of at every call.

@@ -192,9 +192,11 @@ export const competitionLeaderboardSnapshots = pgTable(
   },
   // List-partitioned by week, one partition per finalized week (migration 0019, which drizzle cannot declare):
   // unique indexes rather than a primary key, whose partitions' inherited constraints pg_restore --clean cannot drop.
+  // The varying column first (migration 0020): in a week's own table `week` and `ladder` are the same on every
+  // row, and leading with them made each comparison of finalize's index builds compare all three columns.
   (t) => [
-    uniqueIndex("competition_snapshots_position_key").on(t.week, t.ladder, t.position),
-    uniqueIndex("competition_snapshots_user_key").on(t.week, t.ladder, t.userId),
+    uniqueIndex("competition_snapshots_position_key").on(t.position, t.ladder, t.week),
+    uniqueIndex("competition_snapshots_user_key").on(t.userId, t.ladder, t.week),
     check("competition_snapshots_ladder_check", sql`${t.ladder} in ('qualification','champions')`),
   ],
 );
