@@ -26,7 +26,7 @@ import {
   stopServer,
   waitReady,
 } from "./drills/server-process.js";
-import { freePort } from "./free-port.js";
+import { freePort, freePorts } from "./free-port.js";
 import { startTcpProxy } from "./tcp-proxy.js";
 
 const dirs: string[] = [];
@@ -89,7 +89,7 @@ describe.skipIf(testEngine !== "pglite")(
     it("two servers racing for a stale lock: one runs, the other is refused, no write lost", async () => {
       const dir = dataDir();
       writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 999_999_999, url: "http://127.0.0.1:1" }));
-      const ports = [await freePort(), await freePort()];
+      const ports = await freePorts(2);
       const servers = ports.map((p) => ({
         proc: spawnTs("src/server.ts", [], baseEnv({ DATA_DIR: dir, PORT: String(p) })),
         base: `http://127.0.0.1:${p}`,

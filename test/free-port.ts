@@ -37,7 +37,8 @@ async function bindable(port: number): Promise<boolean> {
   const probe = createServer();
   probe.listen(port, "127.0.0.1");
   try {
-    await Promise.race([once(probe, "listening"), once(probe, "error").then(([err]) => Promise.reject(err))]);
+    // once() rejects when the server emits "error" first (EADDRINUSE).
+    await once(probe, "listening");
   } catch {
     return false;
   }

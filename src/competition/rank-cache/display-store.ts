@@ -70,7 +70,7 @@ export class DisplayStore {
       const nameLength = Buffer.byteLength(u.displayName, "utf8");
       if (!this.reserve(nameLength)) return;
       const slot = this.count++;
-      const nameStart = slot === 0 ? 0 : this.nameEnds[slot - 1]!;
+      const nameStart = this.nameStart(slot);
       this.keys[slot] = u.id * SLOT_BITS + slot;
       this.nameEnds[slot] = nameStart + this.names.write(u.displayName, nameStart, "utf8");
       this.plainNames[slot] = needsJsonEscape(u.displayName) ? 0 : 1;
@@ -120,7 +120,7 @@ export class DisplayStore {
   infoAt(slot: number): DisplayInfo {
     const at = slot * WALLET_BYTES;
     return {
-      displayName: this.names.toString("utf8", this.nameStart(slot), this.nameEnds[slot]!),
+      displayName: this.nameAt(slot),
       wallet: this.wallets[at] === 0 ? null : this.wallets.toString("latin1", at, at + WALLET_BYTES),
     };
   }
@@ -128,7 +128,7 @@ export class DisplayStore {
   /** Writes the name at `slot` as a JSON string: its bytes as stored when they need no escaping. */
   writeNameJson(slot: number, out: JsonBytes): void {
     if (this.plainNames[slot] !== 1) {
-      out.string(this.infoAt(slot).displayName);
+      out.string(this.nameAt(slot));
       return;
     }
     out.byte(0x22);
@@ -155,6 +155,10 @@ export class DisplayStore {
 
   private nameStart(slot: number): number {
     return slot === 0 ? 0 : this.nameEnds[slot - 1]!;
+  }
+
+  private nameAt(slot: number): string {
+    return this.names.toString("utf8", this.nameStart(slot), this.nameEnds[slot]!);
   }
 
   private slotOf(id: number): number {
