@@ -23,7 +23,12 @@ export function hasCluster(dataDir: string): boolean {
  */
 export function createClusterApart(dataDir: string, timeoutMs = CREATE_TIMEOUT_MS): Promise<void> {
   const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-  const script = `const { PGlite } = require(${JSON.stringify(pglite)});
+  // Liftoff only: V8 compiles PGlite's WebAssembly with its baseline compiler and never tiers up to TurboFan, whose
+  // compilation of the 9 MB module is most of initdb's CPU in a process that runs for seconds (CPU 6.7–7.3 → 5.2–5.4 s,
+  // wall 5.0–5.4 → 4.6–4.9 s, peak RSS 810–860 → 740–780 MiB: docs/performance.md, "Session 15"). A V8 without the
+  // flag reports it on stderr and runs on.
+  const script = `require("node:v8").setFlagsFromString("--liftoff-only");
+const { PGlite } = require(${JSON.stringify(pglite)});
 (async () => {
   const db = new PGlite({ dataDir: process.argv[1] });
   await db.waitReady;
