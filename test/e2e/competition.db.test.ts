@@ -491,6 +491,47 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
       }
     });
 
+    it("signs in before the page has learned the server's clock (its first meta held back)", async () => {
+      // The server's clock is pinned at NOW, a week before this device's: a message stamped with the device's time
+      // would be "issued in the future" and refused (401). The page learns the server's time from the meta; CI
+      // once clicked Sign in before the meta had come back (test/e2e/onchain.db.test.ts, session 15).
+      const s = await openSession(browser, {
+        base,
+        name: "desktop-meta-held",
+        viewport: DESKTOP,
+        timezoneId: "UTC",
+        consoleErrors,
+        wallets: [
+          {
+            wallet: { key: testKey(9), chainId: 1, decline: false },
+            options: { name: "E2E Wallet", rdns: "test.e2e.wallet" },
+          },
+        ],
+      });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let first = true;
+      await s.page.route("**/api/competition/meta", async (route) => {
+        if (first) {
+          first = false;
+          await held;
+        }
+        await route.continue();
+      });
+      try {
+        await s.page.goto(`${base}/`);
+        await s.signInWith("E2E Wallet");
+        expect(await s.page.locator(".site-header .account-name").textContent()).toBe(
+          `${walletOf(9).slice(0, 6)}…${walletOf(9).slice(-4)}`,
+        );
+      } finally {
+        release();
+        await s.close();
+      }
+    });
+
     it("says once, plainly, when there is no way to sign in (no wallet, no identity provider)", async () => {
       const s = await open("desktop-no-wallet", DESKTOP, "UTC", false);
       try {

@@ -31,7 +31,7 @@ export function App() {
 
 function PlayerApp() {
   const { route, navigate, replaceRoute } = useAppRoute();
-  const { meta, serverNow } = useServerMeta();
+  const { meta, serverNow, serverTime } = useServerMeta();
   const providers = useResource(["providers"], api.providers);
   const chain = useResource(["chain"], api.chainInfo);
   // After a write: the player's data and what it moves (ladders, the all-time board) are read again.
@@ -41,7 +41,7 @@ function PlayerApp() {
     void invalidate(["ladder"]);
     void invalidate(["pool"]);
   }, []);
-  const s = usePlayerSession({ providers, serverNow, changed });
+  const s = usePlayerSession({ providers, serverTime, changed });
   const { session, user, lastBalance, openSignIn } = s;
 
   const account: Account = useMemo(

@@ -13,7 +13,18 @@ export function useServerMeta() {
   });
   const offsetMs = meta.status === "ok" ? meta.data.offsetMs : 0;
   const serverNow = useCallback(() => new Date(Date.now() + offsetMs), [offsetMs]);
-  return { meta, serverNow };
+  const loaded = meta.status === "ok";
+  /**
+   * The server's time for a message the server checks against its own clock (a sign-in's `issuedAt`): `serverNow()`
+   * once the meta is in, else the `now` of a meta read at once. Before the meta has loaded, `serverNow()` is this
+   * device's time, and a device more than a minute off the server's clock had its first sign-in refused (401,
+   * "issued in the future").
+   */
+  const serverTime = useCallback(
+    async () => (loaded ? serverNow() : new Date((await api.meta()).now)),
+    [loaded, serverNow],
+  );
+  return { meta, serverNow, serverTime };
 }
 
 export type ServerMeta = ReturnType<typeof useServerMeta>["meta"];

@@ -33,11 +33,12 @@ function initialSession(): Session {
 
 export function usePlayerSession(deps: {
   providers: Resource<Providers>;
-  serverNow: () => Date;
+  /** The server's time, for the sign-in message's `issuedAt` (useServerMeta's `serverTime`). */
+  serverTime: () => Promise<Date>;
   /** Invalidates what a sign-in changes (the player's data, the ladders). */
   changed: () => void;
 }) {
-  const { providers, serverNow, changed } = deps;
+  const { providers, serverTime, changed } = deps;
   const [session, setSession] = useState<Session>(initialSession);
   const [signInOpen, setSignInOpen] = useState(identityResponse.kind === "error");
 
@@ -64,7 +65,7 @@ export function usePlayerSession(deps: {
       const u = await signInWithWallet(wallet.provider, {
         chainIds,
         referralCode: inviteCode,
-        now: serverNow(),
+        now: await serverTime(),
       });
       rememberWalletId(wallet.id);
       signedIn(u);
