@@ -11,9 +11,9 @@ export function useServerMeta() {
     const m = await api.meta();
     return { meta: m, offsetMs: Date.parse(m.now) - Date.now(), loadedAt: performance.now() };
   });
-  const offsetMs = meta.status === "ok" ? meta.data.offsetMs : 0;
-  const serverNow = useCallback(() => new Date(Date.now() + offsetMs), [offsetMs]);
   const loaded = meta.status === "ok";
+  const offsetMs = loaded ? meta.data.offsetMs : 0;
+  const serverNow = useCallback(() => new Date(Date.now() + offsetMs), [offsetMs]);
   /**
    * The server's time for a message the server checks against its own clock (a sign-in's `issuedAt`): `serverNow()`
    * once the meta is in, else the `now` of a meta read at once. Before the meta has loaded, `serverNow()` is this
