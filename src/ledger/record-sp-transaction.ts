@@ -56,8 +56,12 @@ export function spAppendGroup(deps: RecordSpDeps): GroupCommit<RecordSpInput, Sp
   });
 }
 
-/** Grouped appends running at once: a row waits for at most this many before its own. */
-const MAX_GROUPS_IN_FLIGHT = 2;
+/**
+ * Grouped appends running at once: a row waits for at most this many before its own. One: the rows arriving while
+ * a group commits wait for it and go together in the next (fewer, larger groups: a fifth less CPU a row in the
+ * service and in PostgreSQL than with two; docs/performance.md, "Session 16").
+ */
+const MAX_GROUPS_IN_FLIGHT = 1;
 
 /** A batch: one result per row, in request order (`created: false` for a replayed externalId: the first row). */
 export async function recordSpTransactions(

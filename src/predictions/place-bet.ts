@@ -62,9 +62,12 @@ export interface PlaceBetDeps {
   bets?: BetGroup;
 }
 
-/** Bets in one transaction at most, and grouped commits running at once. */
+/**
+ * Bets in one transaction at most, and grouped commits running at once (one: fewer, larger groups, a quarter less
+ * of PostgreSQL's CPU a bet than with two; docs/performance.md, "Session 16").
+ */
 const MAX_GROUP_BETS = 500;
-const MAX_GROUPS_IN_FLIGHT = 2;
+const MAX_GROUPS_IN_FLIGHT = 1;
 
 /** The group commit of bets that `placeBet` uses when its deps carry it; the app owns one. */
 export function betGroup(db: Db): BetGroup {
