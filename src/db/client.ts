@@ -19,6 +19,7 @@ import { COMMITTED, signalingCommits } from "./commit-signal.js";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import { listenPostgres, type PgListener } from "./pg-listener.js";
 import { createClusterApart, hasCluster } from "./pglite-cluster.js";
+import { withoutRepeatedParsers } from "./pglite-parsers.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -122,6 +123,7 @@ async function openPglite(dataDir: string | null, image?: Blob, lockWaitSeconds?
     // A new DATA_DIR's cluster is created by a child process, so this one never holds initdb's memory.
     if (dataDir && !image && !hasCluster(dataDir)) await createClusterApart(dataDir);
     const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
+    await withoutRepeatedParsers(client);
     const changeCount = countWrites(client);
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
