@@ -20,10 +20,12 @@ import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import { listenPostgres, type PgListener } from "./pg-listener.js";
 import { createClusterApart, hasCluster } from "./pglite-cluster.js";
 import { withoutRepeatedParsers } from "./pglite-parsers.js";
-import * as schema from "./schema.js";
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * No schema is given to drizzle: nothing uses its relational queries (`db.query.<table>`), and with a schema every
+ * transaction built one query builder per table (docs/performance.md, "Session 16").
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Anything that runs queries: the database itself or an open transaction. */
 export type Queryable = Db | Tx;
@@ -125,7 +127,7 @@ async function openPglite(dataDir: string | null, image?: Blob, lockWaitSeconds?
     const client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
     await withoutRepeatedParsers(client);
     const changeCount = countWrites(client);
-    const db = drizzlePglite({ client, schema });
+    const db = drizzlePglite({ client });
     await migratePglite(db, { migrationsFolder });
     const commits = new EventEmitter().setMaxListeners(0);
     const signaling = signalingCommits(db as unknown as Db, commits);
@@ -203,7 +205,7 @@ async function openPostgres(
   await migrator.connect();
   try {
     await migrator.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-    await migrateNodePg(drizzleNodePg({ client: migrator, schema }), { migrationsFolder });
+    await migrateNodePg(drizzleNodePg({ client: migrator }), { migrationsFolder });
   } finally {
     await migrator.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
     await migrator.end();
@@ -233,12 +235,9 @@ async function openPostgres(
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   const commits = new EventEmitter().setMaxListeners(0);
   return {
-    db: signalingCommits(
-      retryingTransactions(drizzleNodePg({ client: pool, schema }) as unknown as Db),
-      commits,
-    ),
+    db: signalingCommits(retryingTransactions(drizzleNodePg({ client: pool }) as unknown as Db), commits),
     bulkDb: signalingCommits(
-      retryingTransactions(drizzleNodePg({ client: bulkPool, schema }) as unknown as Db),
+      retryingTransactions(drizzleNodePg({ client: bulkPool }) as unknown as Db),
       commits,
     ),
     engine: "postgres",
