@@ -1,8 +1,8 @@
 /**
  * Drizzle's PGlite driver passes the same type parsers with every query (timestamps, dates, intervals and their
  * arrays kept as text, which drizzle's columns then map), and PGlite merges them into its own table of ≈ 320
- * parsers for each query it answers. That merge cost more than the query: `select 1` took 104–134 µs of CPU
- * without the option and 232–311 µs with it (docs/performance.md, "Session 16"). So the embedded client is
+ * parsers for each query it answers. That merge cost more than the query: `select 1` took 101–134 µs of CPU
+ * without the option and 213–311 µs with it (docs/performance.md, "Session 16"). So the embedded client is
  * given those parsers as its own (`OWN_PARSERS`), and `withoutRepeatedParsers` drops a query's `parsers`
  * option when it asks only for what the client already does: the same rows, parsed the same way, without the merge.
  */
