@@ -29,6 +29,9 @@ export const OWN_PARSERS: ParserOptions = {
   1182: asText, // date[]
 };
 
+/** The text each of `OWN_PARSERS`' stand-ins is tried on: a parser that returns it unchanged keeps text as text. */
+const SAMPLE = "2026-11-27 17:09:00+00";
+
 /**
  * `options` without its `parsers` when the client already parses each of those types as asked: each parser given
  * returns the text it is given, and the client's own parser for that type is `OWN_PARSERS`' (PGlite replaces the
@@ -49,8 +52,6 @@ export function ownParsersDropped(
   return rest;
 }
 
-const SAMPLE = "2026-11-27 17:09:00+00";
-
 /**
  * Makes the ready `client` parse `OWN_PARSERS`' types as drizzle asks, and drop that repeated request from its
  * queries and its transactions' queries.
@@ -58,15 +59,15 @@ const SAMPLE = "2026-11-27 17:09:00+00";
 export async function withoutRepeatedParsers(client: PGlite): Promise<void> {
   await client.waitReady;
   Object.assign(client.parsers, OWN_PARSERS);
-  const query = client.query.bind(client);
-  client.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-    query(text, params, ownParsersDropped(client.parsers, options))) as typeof client.query;
+  // The same wrapper for the client's queries and each transaction's.
+  const dropping = <Q extends PGlite["query"]>(query: Q) =>
+    ((text: string, params?: unknown[], options?: QueryOptions) =>
+      query(text, params, ownParsersDropped(client.parsers, options))) as Q;
+  client.query = dropping(client.query.bind(client));
   const transaction = client.transaction.bind(client);
   client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
     transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      tx.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-        txQuery(text, params, ownParsersDropped(client.parsers, options))) as typeof tx.query;
+      tx.query = dropping(tx.query.bind(tx));
       return callback(tx);
     })) as typeof client.transaction;
 }
