@@ -172,7 +172,9 @@ async function main(): Promise<void> {
       headers: ADMIN_HEADERS,
       body: JSON.stringify({ status: "finished", winningOutcome: "home" }),
     }).then(() => performance.now() - t0);
-    await Promise.race([all, new Promise((r) => setTimeout(r, WAIT_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, WAIT_MS)))]);
+    clearTimeout(timer);
     const settleMs = await settle;
     const rssAfter = rssMb(server);
     for (const { stream } of streams) (stream as SseClient).close();

@@ -207,8 +207,11 @@ export async function acquireDataDirLock(dir: string, waitSeconds = LOCK_WAIT_SE
       released = true;
       process.off("exit", onExit);
       freeNow();
-      // Resolves once the lock is free, so this process (or the next) can take it again at once.
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+      // Resolves once the lock is free, so this process (or the next) can take it again at once; the bound's
+      // timer is cleared then, or it would keep a process that ends on its own (the CLI) alive for 2 s more.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 2000)))]);
+      clearTimeout(timer);
     },
   };
 }

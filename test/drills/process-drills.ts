@@ -22,6 +22,7 @@ import {
   spawnTs,
   startServer,
   stopServer,
+  within,
 } from "./server-process.js";
 
 function broken(why: string): never {
@@ -84,7 +85,7 @@ export async function signalUnderLoadDrill(
     await sleep(1500);
     const sentAt = performance.now();
     server.child.kill(signal);
-    const exit = await Promise.race([server.exited, sleep(budgetMs + 15_000).then(() => null)]);
+    const exit = await within(server.exited, budgetMs + 15_000);
     const exitMs = Math.round(performance.now() - sentAt);
     await sleep(200);
     await load.stop();
@@ -135,7 +136,7 @@ export async function lockDeletionDrill(): Promise<LockDeletionResult> {
     unlinkSync(join(dir, LOCK_FILE));
     const port = await freePort();
     const second = spawnTs("src/server.ts", [], baseEnv({ DATA_DIR: dir, PORT: String(port) }));
-    const exit = await Promise.race([second.exited, sleep(60_000).then(() => null)]);
+    const exit = await within(second.exited, 60_000);
     await sleep(500);
     await load.stop();
     if (!exit) broken("a second server started on a DATA_DIR whose lock file was deleted");
