@@ -75,9 +75,17 @@ export function findUnstorable(
   return null;
 }
 
+/**
+ * The two validators' Ajv instances, made at the first app and shared by every app of the process. Ajv keeps each
+ * schema it compiled by the schema object, and the routes' schemas are module constants: an app built again (the
+ * tests build hundreds per worker) reuses the compiled functions instead of compiling them and Ajv's meta-schema
+ * again. The options and formats never vary, so a shared validator is the one a new instance would compile.
+ */
+let shared: { strict: Ajv; coercing: Ajv } | null = null;
+
 export function registerValidation(app: FastifyInstance): void {
-  const strict = makeAjv(false);
-  const coercing = makeAjv(true);
+  shared ??= { strict: makeAjv(false), coercing: makeAjv(true) };
+  const { strict, coercing } = shared;
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === "body" ? strict : coercing).compile(schema),
   );
