@@ -82,6 +82,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * How long a call waits for the server's whole answer before it gives up with a TIMEOUT error (status 0): a stalled
+ * connection must not leave a page waiting forever. The server bounds its own work (each statement 5 s), so a
+ * healthy answer arrives well within it.
+ */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+const timedOut = () =>
+  new ApiError(
+    `The server did not answer within ${REQUEST_TIMEOUT_MS / 1000} s. Check your connection and try again.`,
+    0,
+    "TIMEOUT",
+  );
+
+const isTimeout = (err: unknown) => err instanceof DOMException && err.name === "TimeoutError";
+
 async function request<T>(
   method: "GET" | "POST",
   path: string,
@@ -89,6 +105,8 @@ async function request<T>(
   extraHeaders: Record<string, string> = {},
 ): Promise<T> {
   let res: Response;
+  // One bound for the answer's headers and its body together.
+  const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   try {
     res = await fetch(path, {
       method,
@@ -99,14 +117,17 @@ async function request<T>(
         ...extraHeaders,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
-  } catch {
+  } catch (err) {
+    if (isTimeout(err)) throw timedOut();
     throw new ApiError("The server could not be reached. Check your connection.", 0, "NETWORK");
   }
   let payload: unknown = null;
   try {
     payload = await res.json();
-  } catch {
+  } catch (err) {
+    if (isTimeout(err)) throw timedOut();
     payload = null;
   }
   const envelope = payload as {
