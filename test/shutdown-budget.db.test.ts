@@ -22,6 +22,7 @@ import {
   request,
   sleep,
   startServer,
+  within,
 } from "./drills/server-process.js";
 import { buildEventBody } from "./factories.js";
 
@@ -81,7 +82,7 @@ describe("SIGTERM with connections open", { timeout: 240_000 }, () => {
 
     const sentAt = performance.now();
     server.child.kill("SIGTERM");
-    const exit = await Promise.race([server.exited, sleep(15_000).then(() => null)]);
+    const exit = await within(server.exited, 15_000);
     const exitedMs = performance.now() - sentAt;
     clearInterval(trickle);
     expect(exit, `no exit within 15 s:\n${server.output()}`).not.toBeNull();
@@ -162,7 +163,7 @@ describe.skipIf(testEngine !== "postgres")("SIGTERM during a finalize", { timeou
 
     const sentAt = performance.now();
     server.child.kill("SIGTERM");
-    const exit = await Promise.race([server.exited, sleep(15_000).then(() => null)]);
+    const exit = await within(server.exited, 15_000);
     const exitedMs = performance.now() - sentAt;
     expect(exit, server.output()).not.toBeNull();
     const answer = await finalizing;
