@@ -77,9 +77,9 @@ export function findUnstorable(
 
 /**
  * The two validators' Ajv instances, made at the first app and shared by every app of the process. Ajv keeps each
- * schema it compiled by the schema object, and the routes' schemas are module constants: an app built again (the
- * tests build hundreds per worker) reuses the compiled functions instead of compiling them and Ajv's meta-schema
- * again. The options and formats never vary, so a shared validator is the one a new instance would compile.
+ * schema it compiled by the schema object, and the routes' schemas are module constants: an app built again in
+ * the same process (the tests build one or more per file, in workers that keep their modules) reuses the compiled
+ * functions instead of compiling them and Ajv's meta-schema again. The options and formats never vary, so a shared validator is the one a new instance would compile.
  */
 let shared: { strict: Ajv; coercing: Ajv } | null = null;
 
