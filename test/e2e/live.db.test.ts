@@ -180,7 +180,12 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
 
     const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-21T17:00:00.000Z");
     moved.markets[0]!.outcomes[1]!.odds = 3.6;
-    const put = putAdminEvent(t, "play-fb-2", moved);
+    // The write's own time beside the pages': a slow write and a slow stream fail the same waits below.
+    const putAt = Date.now();
+    const put = putAdminEvent(t, "play-fb-2", moved).then((r) => {
+      timings["odds change: the PUT answered"] = Date.now() - putAt;
+      return r;
+    });
     await timed("odds change", [
       put,
       line.getByTestId("odds-changed").waitFor({ timeout: 2000 }),
