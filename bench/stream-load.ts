@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../src/db/client.js";
+import { within } from "../src/shared/bounded-wait.js";
 import { createScratchPostgres } from "../test/db.js";
 import { openStream, type SseClient } from "../test/sse-client.js";
 import { processMemoryMb } from "./cpu.js";
@@ -172,9 +173,7 @@ async function main(): Promise<void> {
       headers: ADMIN_HEADERS,
       body: JSON.stringify({ status: "finished", winningOutcome: "home" }),
     }).then(() => performance.now() - t0);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, WAIT_MS)))]);
-    clearTimeout(timer);
+    await within(all, WAIT_MS);
     const settleMs = await settle;
     const rssAfter = rssMb(server);
     for (const { stream } of streams) (stream as SseClient).close();

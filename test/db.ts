@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { type Database, openDatabase, rows } from "../src/db/client.js";
+import { within } from "../src/shared/bounded-wait.js";
 import { pgliteTemplate, postgresTemplateName } from "./db-template.js";
 
 export const testEngine = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
@@ -189,10 +190,6 @@ async function fingerprintOf(database: Database): Promise<string> {
 async function resetToTemplate(database: Database): Promise<boolean> {
   if (!templateFingerprint) return false;
   const expected = await templateFingerprint;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), RESET_TIMEOUT_MS);
-  });
   const reset = async () => {
     await database.db.execute(sql.raw("rollback"));
     await database.db.execute(sql.raw("discard all"));
@@ -207,9 +204,6 @@ async function resetToTemplate(database: Database): Promise<boolean> {
     );
     return (await fingerprintOf(database)) === expected;
   };
-  try {
-    return await Promise.race([reset(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // Timed out: false (not reset), as a failed reset is.
+  return (await within(reset(), RESET_TIMEOUT_MS)) ?? false;
 }

@@ -13,6 +13,7 @@ import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { within } from "../src/shared/bounded-wait.js";
 import { createScratchPostgres, testEngine } from "./db.js";
 import { migratedDataDir } from "./db-template.js";
 import {
@@ -22,7 +23,6 @@ import {
   request,
   sleep,
   startServer,
-  within,
 } from "./drills/server-process.js";
 import { buildEventBody } from "./factories.js";
 

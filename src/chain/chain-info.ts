@@ -12,6 +12,7 @@
 import { type Address, getAddress, type PublicClient } from "viem";
 import { spBettingAbi } from "../../contracts/abi.js";
 import type { ChainConfig, PayoutConfig, QuoteConfig } from "../config.js";
+import { withTimeout } from "../shared/bounded-wait.js";
 
 export interface ChainInfo {
   chainId: number | null;
@@ -61,17 +62,11 @@ export function contractUsdcReader(client: PublicClient, contract: Address): () 
   let retryAt = 0;
   return async () => {
     if (known || Date.now() < retryAt) return known;
-    let timer: NodeJS.Timeout | undefined;
     try {
       const read = client.readContract({ address: contract, abi: spBettingAbi, functionName: "usdc" });
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("usdc() timed out")), 3000);
-      });
-      known = getAddress(await Promise.race([read, timeout]));
+      known = getAddress(await withTimeout(read, 3000, "usdc() timed out"));
     } catch {
       retryAt = Date.now() + 30_000;
-    } finally {
-      clearTimeout(timer);
     }
     return known;
   };

@@ -5,6 +5,7 @@
  * waited on for more than 3 s; throws when the node cannot answer (the claim is then answered 503).
  */
 import { type Address, erc20Abi, type PublicClient } from "viem";
+import { withTimeout } from "../shared/bounded-wait.js";
 import { contractUsdcReader } from "./chain-info.js";
 
 const TIMEOUT_MS = 3000;
@@ -18,20 +19,12 @@ export function contractBalanceReader(
   return async () => {
     const token = usdc ?? ((await readUsdc()) as Address | null);
     if (!token) throw new Error("the betting contract's USDC address cannot be read");
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const read = client.readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [contract],
-      });
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("balanceOf timed out")), TIMEOUT_MS);
-      });
-      return await Promise.race([read, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const read = client.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [contract],
+    });
+    return withTimeout(read, TIMEOUT_MS, "balanceOf timed out");
   };
 }

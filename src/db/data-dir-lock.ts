@@ -26,6 +26,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { within } from "../shared/bounded-wait.js";
 
 export const LOCK_FILE = "sp-writer.lock";
 /** How long a start waits for a holder that is letting go (a server exiting as the next one starts). */
@@ -207,11 +208,8 @@ export async function acquireDataDirLock(dir: string, waitSeconds = LOCK_WAIT_SE
       released = true;
       process.off("exit", onExit);
       freeNow();
-      // Resolves once the lock is free, so this process (or the next) can take it again at once; the bound's
-      // timer is cleared then, or it would keep a process that ends on its own (the CLI) alive for 2 s more.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 2000)))]);
-      clearTimeout(timer);
+      // Resolves once the lock is free, so this process (or the next) can take it again at once.
+      await within(exited, 2000);
     },
   };
 }

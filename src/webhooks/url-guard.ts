@@ -8,6 +8,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { promisify } from "node:util";
+import { withTimeout } from "../shared/bounded-wait.js";
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -123,19 +124,3 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     return callback(null, list[0]!.address, list[0]!.family);
   });
 };
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error("timeout")), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(t);
-        reject(e);
-      },
-    );
-  });
-}

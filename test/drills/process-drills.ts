@@ -11,6 +11,7 @@
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { LOCK_FILE } from "../../src/db/data-dir-lock.js";
+import { within } from "../../src/shared/bounded-wait.js";
 import { freePort } from "../free-port.js";
 import { drillStorage, type Engine } from "./engines.js";
 import {
@@ -22,7 +23,6 @@ import {
   spawnTs,
   startServer,
   stopServer,
-  within,
 } from "./server-process.js";
 
 function broken(why: string): never {

@@ -116,16 +116,6 @@ export function killAll(): void {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `p`'s value, or null when `ms` pass first; the timer is cleared either way, so it never holds the process. */
-export async function within<T>(p: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export interface Reply {
   status: number;
   body: any;
