@@ -15,7 +15,7 @@
  * - The draw moves to 3.60 before placing: once accepted it returns floor(250 × 3.6) = 900; total return 1,205.
  *   Balance 1,000 − 400 = 600.
  */
-import type { Browser } from "playwright-core";
+import type { APIResponse, Browser, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../app.js";
 import { chromiumAvailable, launchChromium, PHONE } from "./browser.js";
@@ -201,6 +201,40 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("the b
     expect(await line(desktop, "play-fb-3").getByTestId("slip-odds").textContent()).toBe("3.30");
     await slip.getByLabel("Always accept better odds").uncheck();
     await line(desktop, "play-fb-3").getByRole("button", { name: "Remove Burnley from the slip" }).click();
+  });
+
+  it("keeps an odds change that came while the line was loading its event, read before the change", async () => {
+    // The slip's first read of the event is answered by the server at the old price and held back until the
+    // stream has brought the new one; it then lands, older than what the page already knows.
+    const url = `${base}/api/events/play-fb-6`;
+    let held: { route: Route; response: APIResponse } | null = null;
+    const readBeforeTheChange = new Promise<void>((resolve) => {
+      void desktop.page.route(url, async (route) => {
+        if (held) return route.continue();
+        held = { route, response: await route.fetch() };
+        resolve();
+      });
+    });
+    await pick(desktop, "play-fb-6", "Draw");
+    await readBeforeTheChange;
+    const moved = playEvent("football", "Premier League", "Fulham", "Brentford", "2026-11-22T01:00:00.000Z");
+    moved.markets[0]!.outcomes[1]!.odds = 3.5;
+    await putAdminEvent(t, "play-fb-6", moved);
+    await expect
+      .poll(() => card(desktop, "play-fb-6").locator(".outcome").nth(1).textContent(), { timeout: 5000 })
+      .toBe("Draw3.50");
+    const late = held as { route: Route; response: APIResponse } | null;
+    await late?.route.fulfill({ response: late.response });
+
+    // The line asks about the new price (the player does not always accept better odds), as it would had the
+    // read come first; before the fix the old answer replaced the price and the line never asked.
+    const notice = line(desktop, "play-fb-6").getByTestId("odds-changed");
+    await notice.waitFor({ timeout: 5000 });
+    expect(await notice.locator("p").textContent()).toBe(
+      "The odds changed from 3.40 to 3.50. Your bet stays at 3.40 until you accept.",
+    );
+    await desktop.page.unroute(url);
+    await line(desktop, "play-fb-6").getByRole("button", { name: "Remove Draw from the slip" }).click();
   });
 
   it("shows odds as decimal, fractional or American, and keeps the choice across a reload", async () => {

@@ -20,6 +20,7 @@ import {
   type QueryObserverOptions,
 } from "@tanstack/query-core";
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { refetchAfterChange } from "./cache-writes";
 
 export type Resource<T> =
   | { status: "idle" }
@@ -46,9 +47,12 @@ export const queryClient = new QueryClient({
 // screen refetch when the page comes back into view or online.
 queryClient.mount();
 
-/** Marks every query whose key starts with `prefix` stale; those on screen refetch in the background. */
+/**
+ * Marks every query whose key starts with `prefix` stale; those on screen refetch in the background, and no answer
+ * requested before this call has the last word (cache-writes.ts).
+ */
 export function invalidate(prefix: QueryKey): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: prefix });
+  return refetchAfterChange(queryClient, prefix);
 }
 
 /** Forgets every query whose key starts with `prefix` (the player's data at sign-out). */

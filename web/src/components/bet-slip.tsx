@@ -26,6 +26,7 @@ import {
 } from "../betting/slip-rules";
 import { type SlipSelection, useSlip } from "../betting/slip-store";
 import { useOddsText } from "../betting/use-odds-text";
+import { writeChange } from "../cache-writes";
 import { formatCredits, formatNumber } from "../format";
 import { useLiveState } from "../live/use-live-updates";
 import { randomKey } from "../random";
@@ -158,7 +159,7 @@ export function BetSlip(props: { onNavigate: Navigate }) {
           const to = (err.details as { currentOdds?: unknown } | undefined)?.currentOdds;
           if (typeof to === "number") {
             // The line now shows the server's price and waits for "accept"; nothing was staked.
-            queryClient.setQueryData<SportEvent>(["event", s.eventId], (ev) =>
+            writeChange<SportEvent>(queryClient, { queryKey: ["event", s.eventId], exact: true }, (ev) =>
               ev ? withOdds(ev, s.market, s.outcome, to) : ev,
             );
             errors[s.id] =

@@ -17,6 +17,7 @@ import { createContext } from "preact";
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type EventPage, type PredictionItem, type ReclaimInfo, type SportEvent } from "../api";
 import { matchName, outcomeLabel } from "../betting/markets";
+import { refetchAfterChange, writeChange } from "../cache-writes";
 import { queryClient } from "../use-resource";
 import { type LiveState, openLiveConnection } from "./live-connection";
 import { predictionToast, type Toast } from "./prediction-toast";
@@ -53,10 +54,13 @@ export const useLive = (): LiveUpdates => useContext(LiveContext);
 /** The live stream's state, for components that poll only while it is down. */
 export const useLiveState = (): LiveState => useContext(LiveContext).state;
 
+/** Written so that no answer requested before the message replaces it (../cache-writes.ts). */
 function applyEventPatch(patch: NonNullable<ReturnType<typeof cacheEffectsOf>["patchEvent"]>): void {
   const { eventId, ...change } = patch;
-  queryClient.setQueryData<SportEvent>(["event", eventId], (ev) => (ev ? patchedEvent(ev, change) : ev));
-  queryClient.setQueriesData<EventPage>({ queryKey: ["events"] }, (page) =>
+  writeChange<SportEvent>(queryClient, { queryKey: ["event", eventId], exact: true }, (ev) =>
+    ev ? patchedEvent(ev, change) : ev,
+  );
+  writeChange<EventPage>(queryClient, { queryKey: ["events"] }, (page) =>
     page?.items.some((e) => e.id === eventId)
       ? { ...page, items: page.items.map((e) => (e.id === eventId ? patchedEvent(e, change) : e)) }
       : page,
@@ -68,7 +72,9 @@ function applyBalance(userId: string, credits: number): void {
     ["player", userId, "balance"],
     ["player", userId, "reclaim"],
   ]) {
-    queryClient.setQueryData<ReclaimInfo>(key, (info) => (info ? { ...info, balance: credits } : info));
+    writeChange<ReclaimInfo>(queryClient, { queryKey: key, exact: true }, (info) =>
+      info ? { ...info, balance: credits } : info,
+    );
   }
 }
 
@@ -146,11 +152,7 @@ export function useLiveUpdates(identity: string | null | undefined): LiveUpdates
       flushTimer = null;
       const keys = coveringPrefixes(pending);
       pending = [];
-      for (const key of keys) {
-        void (key.length === 0
-          ? queryClient.invalidateQueries()
-          : queryClient.invalidateQueries({ queryKey: key }));
-      }
+      for (const key of keys) void refetchAfterChange(queryClient, key);
     };
     const invalidateSoon = (keys: CacheKey[]) => {
       if (keys.length === 0) return;
