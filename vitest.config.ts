@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { TEST_NODE_FLAGS } from "./test/service-bundle.js";
 import { SlowFirstSequencer } from "./test/slow-first-sequencer.js";
 
 /**
@@ -22,7 +23,12 @@ const competitionReads = [
  * 199 s of the suite's import time, 38 s after (docs/decisions.md "Test files in parallel"). What the server keeps in
  * module state is memos of pure functions; no test mocks modules or changes process.env.
  */
-const common = { testTimeout: 60_000, hookTimeout: 120_000, isolate: false };
+const common = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  isolate: false,
+  execArgv: [...TEST_NODE_FLAGS],
+};
 const engines = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /**

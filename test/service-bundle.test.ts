@@ -59,8 +59,8 @@ describe("the service bundle", () => {
     process.env.SP_SERVICE_BUNDLE = dir;
     delete process.env.TEST_SERVICE_BUNDLE;
     try {
-      expect(nodeArgs("src/server.ts")).toEqual([join(dir, "server.mjs")]);
-      expect(nodeArgs("src/cli/main.ts", ["me"])).toEqual([join(dir, "main.mjs"), "me"]);
+      expect(nodeArgs("src/server.ts")).toEqual(["--liftoff-only", join(dir, "server.mjs")]);
+      expect(nodeArgs("src/cli/main.ts", ["me"])).toEqual(["--liftoff-only", join(dir, "main.mjs"), "me"]);
       expect(nodeArgs("scripts/demo.ts", ["x"])).toEqual(["--import", "tsx", "scripts/demo.ts", "x"]);
     } finally {
       if (saved.bundle === undefined) delete process.env.SP_SERVICE_BUNDLE;

@@ -91,12 +91,22 @@ function removeStaleBundles(): void {
 }
 
 /**
+ * Node flags of the test workers and of the processes a test run starts: V8 compiles WebAssembly with its baseline
+ * compiler only. PGlite's Postgres is one large module; by default V8 also recompiles its hot functions with its
+ * optimizing compiler on background threads, which costs a short-lived database (a test file's, a test server's)
+ * more CPU than it saves: a new PGlite 4.6–5.1 → 2.5–2.9 s of CPU, the embedded project's test files 350 → 309
+ * CPU-s (docs/performance.md, session 18). Its queries run 10–15 % slower, so the service itself, and the bench,
+ * keep V8's defaults.
+ */
+export const TEST_NODE_FLAGS = ["--liftoff-only"] as const;
+
+/**
  * Node's arguments to run `script` (relative to the project's root) with `args`: its bundle when this test run
- * built one, else through tsx.
+ * built one (with TEST_NODE_FLAGS), else through tsx.
  */
 export function nodeArgs(script: string, args: string[] = []): string[] {
   const dir = process.env[BUNDLE_ENV];
   const out = ENTRIES[script];
   if (!dir || !out || process.env.TEST_SERVICE_BUNDLE === "off") return ["--import", "tsx", script, ...args];
-  return [join(dir, out), ...args];
+  return [...TEST_NODE_FLAGS, join(dir, out), ...args];
 }
