@@ -243,6 +243,34 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     await slipLine(a, "play-fb-3").getByRole("button", { name: "Remove Burnley from the slip" }).click();
   });
 
+  it("shows a change made while the page loaded, before its stream was open", async () => {
+    // A third tab reads the events; the price moves; only then does the tab's stream connect (held back until
+    // the change committed). The stream sends what commits after it connected: the page must read again what it
+    // read before, or it keeps the old price until something else changes that event.
+    const c = await desktop.context.newPage();
+    collectConsoleErrors(c, consoleErrors);
+    let connect = () => {};
+    const changed = new Promise<void>((resolve) => {
+      connect = resolve;
+    });
+    await c.route(`${base}/api/stream*`, async (route) => {
+      await changed;
+      await route.continue();
+    });
+    await c.goto(`${base}/play`);
+    await expect.poll(() => outcome(c, "play-fb-4", "Draw").textContent()).toBe("Draw3.40");
+    const moved = playEvent("football", "Premier League", "Arsenal", "Chelsea", "2026-11-21T21:00:00.000Z");
+    moved.markets[0]!.outcomes[1]!.odds = 3.7;
+    await putAdminEvent(t, "play-fb-4", moved);
+    connect();
+    await timed("a change before the stream was open", [
+      expect
+        .poll(() => outcome(c, "play-fb-4", "Draw").textContent(), { timeout: 2000, interval: 50 })
+        .toBe("Draw3.70"),
+    ]);
+    await c.close();
+  });
+
   it("shows the offline banner within 5 s of the server stopping, and recovers without a reload when it is back", async () => {
     const a = desktop.page;
     const p = phone.page;

@@ -3,10 +3,13 @@ import type { SportEvent } from "../api";
 import { predictionToast } from "./prediction-toast";
 import {
   bettingClosed,
+  type CacheKey,
   cacheEffectsOf,
   coveringPrefixes,
   parseStreamMessage,
   patchedEvent,
+  type StreamMessage,
+  streamedPrefixes,
 } from "./stream-messages";
 import { oddsMoves } from "./use-odds-moves";
 
@@ -116,6 +119,50 @@ describe("the live stream's messages", () => {
       invalidate: [["player", "7"]],
     });
     expect(cacheEffectsOf({ type: "reset" }, "7").invalidate).toEqual([[]]);
+  });
+
+  it("reads again, after a connection that could not resume, exactly what some message can change", () => {
+    const messages: StreamMessage[] = [
+      { type: "odds", eventId: "e1", markets: markets(3.6) },
+      { type: "event", eventId: "e1", status: "finished", winningOutcome: "home" },
+      { type: "ladder", week: 2, ladder: "qualification" },
+      { type: "week", week: 1, status: "finalized" },
+      { type: "balance", credits: 600 },
+      {
+        type: "prediction",
+        predictionId: "p1",
+        eventId: "e1",
+        status: "won",
+        payout: 215,
+        payoutUsdc: null,
+      },
+    ];
+    /** Every cache key a message's effects touch (a patch: the event and the list pages; a balance: its key). */
+    const touched = (m: StreamMessage, userId: string | null): CacheKey[] => {
+      const e = cacheEffectsOf(m, userId);
+      return [
+        ...e.invalidate,
+        ...(e.patchEvent ? [["event", e.patchEvent.eventId], ["events"]] : []),
+        ...(e.balance !== null && userId ? [["player", userId, "balance"]] : []),
+      ];
+    };
+    const startsWith = (key: CacheKey, prefix: CacheKey) => prefix.every((p, i) => key[i] === p);
+    for (const userId of ["7", null]) {
+      const prefixes = streamedPrefixes(userId);
+      const keys = messages.flatMap((m) => touched(m, userId));
+      for (const key of keys)
+        expect(
+          prefixes.some((p) => startsWith(key, p)),
+          String(key),
+        ).toBe(true);
+      for (const prefix of prefixes)
+        expect(
+          keys.some((k) => startsWith(k, prefix)),
+          String(prefix),
+        ).toBe(true);
+    }
+    expect(streamedPrefixes("7")).toContainEqual(["player", "7"]);
+    expect(streamedPrefixes(null).some((p) => p[0] === "player")).toBe(false);
   });
 
   it("patches an event only where something changed", () => {

@@ -156,6 +156,24 @@ export function cacheEffectsOf(message: StreamMessage, userId: string | null): C
   }
 }
 
+/**
+ * Every key prefix a message can change (patch or invalidate) on the page of `userId` (null: signed out): what a
+ * connection that could not resume may have missed, so what it reads again once open. A page's first connection
+ * too: its data was read while it was connecting, and the stream sends only what commits after it connected.
+ * What no message changes (sign-in providers, the chain's settings) is not read again.
+ */
+export function streamedPrefixes(userId: string | null): CacheKey[] {
+  return [
+    ["event"],
+    ["events"],
+    ["meta"],
+    ["ladder"],
+    ["pool"],
+    ["prize-tree"],
+    ...(userId ? [["player", userId]] : []),
+  ];
+}
+
 /** `event` with a patch applied (a new object only when something changed). */
 export function patchedEvent(
   event: SportEvent,

@@ -29,6 +29,7 @@ import {
   patchedEvent,
   STREAM_EVENT_NAMES,
   type StreamMessage,
+  streamedPrefixes,
 } from "./stream-messages";
 
 export const STREAM_URL = "/api/stream";
@@ -107,8 +108,6 @@ export function useLiveUpdates(identity: string | null | undefined): LiveUpdates
   const shown = useRef(new Set<string>());
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const paused = useRef(false);
-  // Whether a connection was open before (the page's first needs no refetch: it has just loaded).
-  const reconnected = useRef(false);
   // The last event received, so the connection opened at a sign-in or sign-out resumes from it.
   const lastEvent = useRef<{ id: string | null }>({ id: null });
 
@@ -181,11 +180,11 @@ export function useLiveUpdates(identity: string | null | undefined): LiveUpdates
         if (message) onMessage(message);
       },
       onState: setState,
-      // A connection that could not resume (no event received yet) missed what happened meanwhile — unless it is
-      // the page's first, which has just loaded everything.
-      onOpen: ({ first, resumed }) => {
-        if (!resumed && (!first || reconnected.current)) invalidateSoon([[]]);
-        reconnected.current = true;
+      // A connection that could not resume (no event received yet) missed what happened before it connected:
+      // also the page's first, whose data was read while it was connecting. What the stream reports is read
+      // again, once (streamedPrefixes).
+      onOpen: ({ resumed }) => {
+        if (!resumed) invalidateSoon(streamedPrefixes(userId));
       },
     });
     return () => {
