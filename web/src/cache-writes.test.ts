@@ -57,7 +57,8 @@ describe("a change the stream reports, written into the data cache", () => {
     );
     await server.answer(0); // the load read before the PUT answers 3.10
 
-    // The page asked again after the message, and that answer holds the change.
+    // The change is written onto that answer, and the page asks again: that answer holds the change.
+    expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.3 });
     expect(server.requests()).toBe(2);
     await server.answer(1);
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.3 });
@@ -81,6 +82,34 @@ describe("a change the stream reports, written into the data cache", () => {
     expect(server.requests()).toBe(3);
     await server.answer(2);
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.3 });
+  });
+
+  it("shows every answer under changes faster than the answers, and asks again once per answer", async () => {
+    client = newClient();
+    const server = slowServer({ odds: 3.1 });
+    show(["event", "e1"], server.load); // a first load, slower than the changes
+    for (const odds of [3.2, 3.3, 3.4]) {
+      server.set({ odds });
+      writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
+        ev ? { ...ev, odds } : ev,
+      );
+      await settled();
+    }
+    expect(server.requests()).toBe(1); // the load in flight was not cancelled
+    await server.answer(0);
+    // Shown at once, with the last change written onto it; one new request for the three changes.
+    expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.4 });
+    expect(server.requests()).toBe(2);
+    server.set({ odds: 3.5 });
+    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
+      ev ? { ...ev, odds: 3.5 } : ev,
+    );
+    expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.5 });
+    await server.answer(1); // read at 3.40, before the last change
+    expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.5 });
+    expect(server.requests()).toBe(3);
+    await server.answer(2);
+    expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.5 });
   });
 
   it("is written in place without a request when nothing is in flight, in every list page holding it", async () => {

@@ -1,36 +1,52 @@
 /**
  * Writing a change the server reported into the page's data cache so that it stays: an answer requested BEFORE
- * the change arrived (a first load, a refocus refetch still in flight) must not land on top of it afterwards.
+ * the change arrived (a first load, a refocus refetch still in flight) must not have the last word.
  *
  * The stream sends a change only after its transaction committed, so an answer requested after the message arrived
  * already holds it, and one requested before may not. TanStack Query alone does not see the difference:
  * `setQueryData` during a fetch is overwritten by that fetch's answer, and an invalidation during a first load
- * joins the load in flight instead of asking again (it cancels a fetch only when the query already has data). Both
- * lost a price change on an open slip until the next reload (docs/decisions.md, "A change the stream reports wins
- * over answers requested before it").
+ * joins the load in flight instead of asking again. Both lost a price change on an open slip until the next
+ * reload (docs/decisions.md, "A change the stream reports wins over answers requested before it").
  *
  * So, for the queries a change touches:
- * - on screen and fetching: the fetch is cancelled (the query goes back to what it held before it), the change is
- *   written, and the query is fetched again;
- * - not on screen and fetching (e.g. a `fetchQuery` someone awaits): its caller still gets its answer, and the query
- *   is marked stale once it lands, so whoever shows it next asks again;
- * - idle: the change is written in place (no request).
+ * - idle: the change is written in place (no request);
+ * - fetching: the change is written now (where there is data), and again onto the answer when it lands, which is
+ *   then shown and read once more (one new request however many changes came meanwhile). The fetch in flight is
+ *   not cancelled: under changes that come faster than an answer (a busy ladder changes every second), cancelling
+ *   would keep a slow page loading for good, where this shows every answer and asks again.
  */
 import type { Query, QueryClient, QueryFilters, QueryKey } from "@tanstack/query-core";
 
-/** Cancels the fetches in flight of the queries on screen matching `filters` (returned); see the module's note. */
-function holdBackInFlight(client: QueryClient, filters: QueryFilters): Query[] {
-  const cache = client.getQueryCache();
-  const onScreen = cache.findAll({ ...filters, type: "active", fetchStatus: "fetching" });
-  for (const query of onScreen) void query.cancel({ revert: true });
-  for (const query of cache.findAll({ ...filters, type: "inactive", fetchStatus: "fetching" })) {
-    const landed = query.promise?.then(
+type Update = (data: unknown) => unknown;
+
+/** For each query fetching now: the writes to put onto its answer when it lands. */
+const pending = new WeakMap<Query, Update[]>();
+
+/**
+ * Records `update` (none: only a new read) for every query matching `filters` that is fetching, to be applied to
+ * the answer when it lands; the query is then read again.
+ */
+function afterInFlight(client: QueryClient, filters: QueryFilters, update: Update | null): void {
+  for (const query of client.getQueryCache().findAll({ ...filters, fetchStatus: "fetching" })) {
+    const updates = pending.get(query);
+    if (updates) {
+      if (update) updates.push(update);
+      continue;
+    }
+    const fresh: Update[] = update ? [update] : [];
+    pending.set(query, fresh);
+    // The query stores its answer before this runs (it awaited the same promise first).
+    const landed = (query.promise ?? Promise.resolve()).then(
       () => {},
       () => {},
     );
-    void landed?.then(() => client.invalidateQueries({ queryKey: query.queryKey, exact: true }));
+    void landed.then(() => {
+      pending.delete(query);
+      if (fresh.length > 0)
+        client.setQueryData(query.queryKey, (data: unknown) => fresh.reduce((d, u) => u(d), data));
+      return client.invalidateQueries({ queryKey: query.queryKey, exact: true }, { cancelRefetch: false });
+    });
   }
-  return onScreen;
 }
 
 /**
@@ -42,9 +58,8 @@ export function writeChange<T>(
   filters: QueryFilters,
   update: (data: T | undefined) => T | undefined,
 ): void {
-  const cancelled = holdBackInFlight(client, filters);
+  afterInFlight(client, filters, update as Update);
   client.setQueriesData<T>(filters, update);
-  for (const query of cancelled) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
 }
 
 /**
@@ -52,6 +67,6 @@ export function writeChange<T>(
  * before this call is the last word.
  */
 export function refetchAfterChange(client: QueryClient, prefix: QueryKey): Promise<void> {
-  holdBackInFlight(client, { queryKey: prefix });
-  return client.invalidateQueries({ queryKey: prefix });
+  afterInFlight(client, { queryKey: prefix }, null);
+  return client.invalidateQueries({ queryKey: prefix }, { cancelRefetch: false });
 }
