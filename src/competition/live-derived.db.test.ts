@@ -67,6 +67,38 @@ describe("derived live values follow every write", () => {
     );
   });
 
+  it("under a steady stream of other writes, every read sees the writes acknowledged before it", async () => {
+    // A background writer keeps the rank feed changing and background readers keep its reads in flight, to be
+    // shared by the reads that arrive; in the foreground, X gains 1 SP at a time and each read right after must
+    // show the new total (a read may share only a feed read that covers every write acknowledged before it).
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) await add(Q(1 + (i % 25)), 1, "d-w2");
+    })();
+    // Background readers keep a feed read in flight most of the time, started before the foreground's writes.
+    // (Each yields to the event loop between requests: a read answered from memory completes in microtasks, and
+    // an injected loop of those would starve everything else.)
+    const readers = [1, 2, 3].map(async () => {
+      while (writing) {
+        await getData(t, "/api/competition/leaderboard?limit=5");
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    try {
+      await add(X, 1000, "d-w2"); // X leads the ladder from here on
+      const start = (await me(X)).qualification.competitiveSp as number;
+      for (let i = 1; i <= 20; i++) {
+        await add(X, 1, "d-w2");
+        const [mine, page] = await Promise.all([me(X), getData(t, "/api/competition/leaderboard?limit=1")]);
+        expect(mine.qualification.competitiveSp).toBe(start + i);
+        expect(page.rows[0]).toMatchObject({ competitiveSp: start + i });
+      }
+    } finally {
+      writing = false;
+      await Promise.all([writer, ...readers]);
+    }
+  });
+
   it("a live ladder page: a profile changed in the database (another instance) shows on the next read", async () => {
     const url = "/api/competition/leaderboard?limit=3";
     const before = await getData(t, url);
