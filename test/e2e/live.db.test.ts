@@ -18,9 +18,15 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../app.js";
-import { chromiumAvailable, collectConsoleErrors, launchChromium } from "./browser.js";
+import { chromiumAvailable, collectConsoleErrors, DESKTOP, launchChromium } from "./browser.js";
 import { NOW, playEvent, putAdminEvent, settleEvent, startScenarioApp } from "./scenario.js";
-import { type E2ESession, openDesktopAndPhone, recordBetReports } from "./session.js";
+import {
+  type E2ESession,
+  openDesktopAndPhone,
+  openSession,
+  recordBetReports,
+  signingWallet,
+} from "./session.js";
 import { ensureWebBuild } from "./web-build.js";
 
 describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live updates (Chromium)", () => {
@@ -269,6 +275,54 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
         .toBe("Draw3.70"),
     ]);
     await c.close();
+  });
+
+  it("reads none of the player's data once he signs out, while his stream is still connecting", async () => {
+    // A third player loads the weekly view signed in; his stream is held back until he has clicked "Sign out"
+    // (the sign-out itself held too), then let through. A stream that opens for him then would read his data
+    // again (what a connection that could not resume does) with a session about to end: 401s.
+    const s = await openSession(browser, {
+      base,
+      name: "live-signout",
+      viewport: DESKTOP,
+      timezoneId: "Europe/London",
+      wallets: [{ wallet: signingWallet(223) }],
+      consoleErrors,
+    });
+    const p = s.page;
+    await p.goto(`${base}/play`);
+    await s.signInWith("E2E Wallet");
+    let releaseStream = () => {};
+    const streamHeld = new Promise<void>((resolve) => {
+      releaseStream = resolve;
+    });
+    await p.route(`${base}/api/stream*`, async (route) => {
+      await streamHeld;
+      await route.continue();
+    });
+    let releaseLogout = () => {};
+    const logoutHeld = new Promise<void>((resolve) => {
+      releaseLogout = resolve;
+    });
+    await p.route(`${base}/api/auth/logout`, async (route) => {
+      await logoutHeld;
+      await route.continue();
+    });
+    await p.goto(`${base}/`);
+    await p.getByTestId("qualification-status").waitFor();
+    const afterClick: string[] = [];
+    p.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (["/api/reclaim/info", "/api/competition/me", "/api/user/predictions"].includes(path))
+        afterClick.push(path);
+    });
+    await p.locator(".site-header").getByRole("button", { name: "Sign out" }).click();
+    releaseStream();
+    await p.waitForTimeout(300); // a stream opened for him would re-read his data 50 ms after it opens
+    releaseLogout();
+    await p.locator(".site-header").getByRole("button", { name: "Sign in" }).waitFor();
+    expect(afterClick).toEqual([]);
+    await s.close();
   });
 
   it("shows the offline banner within 5 s of the server stopping, and recovers without a reload when it is back", async () => {

@@ -61,7 +61,16 @@ function PlayerApp() {
   const slip = useSlipState();
   return (
     <AccountContext.Provider value={account}>
-      <LiveProvider identity={session.status === "checking" ? undefined : (user?.id ?? null)}>
+      {/* Signing out: the player's stream closes and nothing of his is read again (his session is ending). */}
+      <LiveProvider
+        identity={
+          session.status === "checking"
+            ? undefined
+            : session.status === "signing-out"
+              ? null
+              : (user?.id ?? null)
+        }
+      >
         <SlipContext.Provider value={slip}>
           <a class="skip-link" href="#main">
             Skip to the content
