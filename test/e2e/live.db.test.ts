@@ -60,6 +60,19 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     timings[name] = Date.now() - started;
   };
 
+  /** Holds back every request `p` makes to `url` (a glob) until the returned function is called. */
+  const holdBack = async (p: Page, url: string): Promise<() => void> => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await p.route(url, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  };
+
   beforeAll(async () => {
     await ensureWebBuild();
     ({ t, base } = await startScenarioApp({ play: true }));
@@ -255,14 +268,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     // read before, or it keeps the old price until something else changes that event.
     const c = await desktop.context.newPage();
     collectConsoleErrors(c, consoleErrors);
-    let connect = () => {};
-    const changed = new Promise<void>((resolve) => {
-      connect = resolve;
-    });
-    await c.route(`${base}/api/stream*`, async (route) => {
-      await changed;
-      await route.continue();
-    });
+    const connect = await holdBack(c, `${base}/api/stream*`);
     await c.goto(`${base}/play`);
     await expect.poll(() => outcome(c, "play-fb-4", "Draw").textContent()).toBe("Draw3.40");
     const moved = playEvent("football", "Premier League", "Arsenal", "Chelsea", "2026-11-21T21:00:00.000Z");
@@ -290,39 +296,28 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
       consoleErrors,
     });
     const p = s.page;
-    await p.goto(`${base}/play`);
-    await s.signInWith("E2E Wallet");
-    let releaseStream = () => {};
-    const streamHeld = new Promise<void>((resolve) => {
-      releaseStream = resolve;
-    });
-    await p.route(`${base}/api/stream*`, async (route) => {
-      await streamHeld;
-      await route.continue();
-    });
-    let releaseLogout = () => {};
-    const logoutHeld = new Promise<void>((resolve) => {
-      releaseLogout = resolve;
-    });
-    await p.route(`${base}/api/auth/logout`, async (route) => {
-      await logoutHeld;
-      await route.continue();
-    });
-    await p.goto(`${base}/`);
-    await p.getByTestId("qualification-status").waitFor();
-    const afterClick: string[] = [];
-    p.on("request", (r) => {
-      const path = new URL(r.url()).pathname;
-      if (["/api/reclaim/info", "/api/competition/me", "/api/user/predictions"].includes(path))
-        afterClick.push(path);
-    });
-    await p.locator(".site-header").getByRole("button", { name: "Sign out" }).click();
-    releaseStream();
-    await p.waitForTimeout(300); // a stream opened for him would re-read his data 50 ms after it opens
-    releaseLogout();
-    await p.locator(".site-header").getByRole("button", { name: "Sign in" }).waitFor();
-    expect(afterClick).toEqual([]);
-    await s.close();
+    try {
+      await p.goto(`${base}/play`);
+      await s.signInWith("E2E Wallet");
+      const releaseStream = await holdBack(p, `${base}/api/stream*`);
+      const releaseLogout = await holdBack(p, `${base}/api/auth/logout`);
+      await p.goto(`${base}/`);
+      await p.getByTestId("qualification-status").waitFor();
+      const afterClick: string[] = [];
+      p.on("request", (r) => {
+        const path = new URL(r.url()).pathname;
+        if (["/api/reclaim/info", "/api/competition/me", "/api/user/predictions"].includes(path))
+          afterClick.push(path);
+      });
+      await p.locator(".site-header").getByRole("button", { name: "Sign out" }).click();
+      releaseStream();
+      await p.waitForTimeout(300); // a stream opened for him would re-read his data 50 ms after it opens
+      releaseLogout();
+      await p.locator(".site-header").getByRole("button", { name: "Sign in" }).waitFor();
+      expect(afterClick).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 
   it("shows the offline banner within 5 s of the server stopping, and recovers without a reload when it is back", async () => {

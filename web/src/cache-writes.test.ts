@@ -31,6 +31,11 @@ const settled = () => new Promise((r) => setTimeout(r, 0));
 
 describe("a change the stream reports, written into the data cache", () => {
   let client: QueryClient;
+  /** What the stream does with an `odds` message for event e1: the new price written into `["event", "e1"]`. */
+  const streamOdds = (odds: number) =>
+    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
+      ev ? { ...ev, odds } : ev,
+    );
   const unsubscribe: Array<() => void> = [];
   const newClient = () =>
     new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
@@ -52,9 +57,7 @@ describe("a change the stream reports, written into the data cache", () => {
     expect(server.requests()).toBe(1);
 
     server.set({ odds: 3.3 }); // the admin's PUT commits; the stream then says 3.30
-    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
-      ev ? { ...ev, odds: 3.3 } : ev,
-    );
+    streamOdds(3.3);
     await server.answer(0); // the load read before the PUT answers 3.10
 
     // The change is written onto that answer, and the page asks again: that answer holds the change.
@@ -73,9 +76,7 @@ describe("a change the stream reports, written into the data cache", () => {
     expect(server.requests()).toBe(2);
 
     server.set({ odds: 3.3 });
-    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
-      ev ? { ...ev, odds: 3.3 } : ev,
-    );
+    streamOdds(3.3);
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.3 });
     await server.answer(1); // read before the change: 3.10
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.3 });
@@ -90,9 +91,7 @@ describe("a change the stream reports, written into the data cache", () => {
     show(["event", "e1"], server.load); // a first load, slower than the changes
     for (const odds of [3.2, 3.3, 3.4]) {
       server.set({ odds });
-      writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
-        ev ? { ...ev, odds } : ev,
-      );
+      streamOdds(odds);
       await settled();
     }
     expect(server.requests()).toBe(1); // the load in flight was not cancelled
@@ -101,9 +100,7 @@ describe("a change the stream reports, written into the data cache", () => {
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.4 });
     expect(server.requests()).toBe(2);
     server.set({ odds: 3.5 });
-    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
-      ev ? { ...ev, odds: 3.5 } : ev,
-    );
+    streamOdds(3.5);
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.5 });
     await server.answer(1); // read at 3.40, before the last change
     expect(client.getQueryData(["event", "e1"])).toEqual({ odds: 3.5 });
@@ -120,9 +117,7 @@ describe("a change the stream reports, written into the data cache", () => {
     client.setQueryData(["events", "page", 0], { items: [{ id: "e1", odds: 3.1 }] });
     client.setQueryData(["events", "page", 1], { items: [{ id: "e2", odds: 2.0 }] });
 
-    writeChange<{ odds: number }>(client, { queryKey: ["event", "e1"], exact: true }, (ev) =>
-      ev ? { ...ev, odds: 3.3 } : ev,
-    );
+    streamOdds(3.3);
     type Page = { items: { id: string; odds: number }[] };
     writeChange<Page>(client, { queryKey: ["events"] }, (page) =>
       page ? { items: page.items.map((e) => (e.id === "e1" ? { ...e, odds: 3.3 } : e)) } : page,
