@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed|ingest|bets] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * [--route ladder|me|both|fixed|ingest|bets|mixed] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
  * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
  * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
  * environment overrides of `--set` (e.g.
@@ -37,6 +37,8 @@ import {
   FINALIZE_SECRET,
   fetchJson,
   JWT_SECRET,
+  MIXED_INGEST_CONNECTIONS,
+  MIXED_INGEST_RPS,
   serviceEnv,
   sessionCookies,
   startBare,
@@ -276,27 +278,38 @@ async function main() {
   // On PostgreSQL, a connection to the service's database: backendTicks finds the backends serving it.
   const watch = data.url ? await openDatabase({ databaseUrl: data.url, dataDir: null }) : undefined;
   try {
+    // Single rows of SP through the admin API, as the bench's phase (d): random existing players.
+    const headers = { authorization: `Bearer ${data.secrets.admin}`, "content-type": "application/json" };
+    let seq = 0;
+    const row = {
+      method: "POST",
+      path: "/api/admin/sp-transactions",
+      headers,
+      setupRequest: (req: object) => {
+        seq++;
+        const body = {
+          userId: String(1 + Math.floor(rnd() * players)),
+          type: "PREDICTION",
+          amount: 10 * (1 + (seq % 7)),
+          eventId: `bench-${W}-${1 + (seq % 21)}`,
+          externalId: `probe:${process.pid}:${Date.now()}:${seq}`,
+        };
+        return { ...req, body: JSON.stringify(body) };
+      },
+    };
     if (args.route === "ingest") {
-      // Single rows of SP through the admin API, as the bench's phase (d): 32 writers, random existing players.
-      const headers = { authorization: `Bearer ${data.secrets.admin}`, "content-type": "application/json" };
-      let seq = 0;
-      const row = {
-        method: "POST",
-        path: "/api/admin/sp-transactions",
-        headers,
-        setupRequest: (req: object) => {
-          seq++;
-          const body = {
-            userId: String(1 + Math.floor(rnd() * players)),
-            type: "PREDICTION",
-            amount: 10 * (1 + (seq % 7)),
-            eventId: `bench-${W}-${1 + (seq % 21)}`,
-            externalId: `probe:${process.pid}:${Date.now()}:${seq}`,
-          };
-          return { ...req, body: JSON.stringify(body) };
-        },
-      };
       await measure("ingest, one row per request", base, server.pid!, row, watch, 32);
+    } else if (args.route === "mixed") {
+      // The bench's phase (g): ladder pages, then `/me`, under MIXED_INGEST_RPS rows/s of single-row ingest on
+      // MIXED_INGEST_CONNECTIONS connections (the CPU per request then includes the writes' share).
+      const writes = load(
+        "mixed: ingest",
+        { url: base, overallRate: MIXED_INGEST_RPS, requests: [row as never] },
+        { seconds: 2 * (seconds + 1) + 1, warmupSec: 0, connections: MIXED_INGEST_CONNECTIONS },
+      );
+      await measure("mixed: ladder", base, server.pid!, ladder, watch);
+      await measure("mixed: /me", base, server.pid!, me, watch);
+      await writes;
     } else if (args.route === "bets") {
       // Bets of 1 credit on one event by 200 players (their sessions), 50 connections, as the bench's phase (i).
       if (watch) await ensureBetEvent(watch);

@@ -42,6 +42,8 @@ import {
   displayStoreLoaded,
   FINALIZE_HEADERS,
   fetchJson,
+  MIXED_INGEST_CONNECTIONS,
+  MIXED_INGEST_RPS,
   readMetrics,
   sessionCookies,
   startBare,
@@ -63,8 +65,6 @@ const players = args.players ? Number(args.players) : quick ? 100_000 : 1_000_00
 /** Open predictions on the settled event (100,000 in the full run). */
 const settleCount = args.settle ? Number(args.settle) : quick ? 20_000 : 100_000;
 const BATCH_ROWS = 1000;
-const MIXED_INGEST_RPS = 500;
-const MIXED_INGEST_CONNECTIONS = 64;
 const BET_PLAYERS = 200;
 const timing = { seconds: quick ? 3 : 10, warmupSec: quick ? 1 : 3 };
 /** Players with a session: `/me` is asked for each in turn (the first CHECKED are checked for exactness). */

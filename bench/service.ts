@@ -27,6 +27,9 @@ export const FINALIZE_SECRET = randomSecret();
 export const JWT_SECRET = randomSecret();
 /** The write limit per signed-in player during the bench (the default is 60 a minute). */
 export const BENCH_WRITE_PER_MIN = 1_000_000;
+/** The mixed phase's (g) write load: single-row ingest at this rate, on this many connections. */
+export const MIXED_INGEST_RPS = 500;
+export const MIXED_INGEST_CONNECTIONS = 64;
 export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
 export const FINALIZE_HEADERS = { "x-competition-finalize-secret": FINALIZE_SECRET };
 

@@ -59,7 +59,7 @@ export const SQL_GRANTS: ReadonlyArray<{ capability: string; table: TableName; w
   {
     capability: "competition",
     table: "users",
-    why: "the rank cache's change feed reads changed profiles in the same snapshot as changed SP",
+    why: "the rank cache's change feed reads created and changed profiles (what ladder rows show of them) in the same snapshot as changed SP",
   },
   {
     capability: "leaderboard",

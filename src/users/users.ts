@@ -205,11 +205,18 @@ async function displayRows(
     q,
     sql`select id::text as id, display_name, wallet, wallet_checksum as checksum from users where ${where}`,
   );
-  return found.map((r) => ({
-    id: Number(r.id),
-    displayName: r.display_name,
-    wallet: r.checksum ?? checksumWallet(r.wallet),
-  }));
+  return found.map((r) => ({ id: Number(r.id), ...displayInfoOf(r) }));
+}
+
+/**
+ * What a ladder row shows of a user, from the columns `display_name`, `wallet` and `wallet_checksum` (as
+ * `checksum`) of the users table: the stored checksum, computed only for a row not back-filled yet.
+ */
+export function displayInfoOf(r: { display_name: string; wallet: string | null; checksum: string | null }): {
+  displayName: string;
+  wallet: string | null;
+} {
+  return { displayName: r.display_name, wallet: r.checksum ?? checksumWallet(r.wallet) };
 }
 
 /**

@@ -7,13 +7,14 @@
  *   time. No page waits for it: until it is ready, pages query their users as below (at 1,000,000 users the load
  *   takes 7–12 s, which the first page after a start used to wait out). A table above `maxStoredUsers` gets no
  *   store. A user the load missed (its row moved meanwhile) is loaded as one created after it.
- * - **the entries**: users loaded one page at a time, in one query for a page's missing users: those created
- *   after the store's load, those whose profile changed since, all of them when there is no store. At most
- *   MAX_ENTRIES: beyond, they start over rather than track recency (hot pages refill in one query).
+ * - **the entries**: the users the change feed reports as created or changed since the cache started, with their
+ *   new display data read by the feed itself (`learn`), so a new player's first page needs no query; and users a
+ *   page queried (in one query for its missing users: all of them when there is no store, or the entries were
+ *   full). At most MAX_ENTRIES: beyond, they start over rather than track recency (hot pages refill in one query).
  *
- * A profile change reported by the change feed (`forget`) drops the user's entry and marks it stale in the store;
- * one reported while the store loads is marked once the load ends (the page holding that user may have been read
- * before the change committed). Measured in docs/performance.md ("The full run again, session 2"); decided in
+ * A learned user is marked stale in the store; one learned while the store loads is marked once the load ends (the
+ * page holding that user may have been read before the change committed). A page's query that was in flight when
+ * the user was learned serves its own page but is not kept (its snapshot may predate the change). Measured in docs/performance.md ("The full run again, session 2"); decided in
  * docs/decisions.md ("Display data of every user in one packed store").
  */
 import type { JsonBytes } from "../../http/json-bytes.js";
@@ -44,8 +45,10 @@ export class DisplayCache {
   private store: DisplayStore | null = null;
   private storeLoad: Promise<void> | null = null;
   private failedAt = Number.NEGATIVE_INFINITY;
-  /** Users forgotten while the store loads (null when no load runs). */
-  private forgottenWhileLoading: string[] | null = null;
+  /** Users learned while the store loads (null when no load runs): its pages may hold them as they were. */
+  private forgottenWhileLoading: number[] | null = null;
+  /** The users each page's query in flight may keep once it lands (`learn` takes out those changed meanwhile). */
+  private readonly queriesInFlight = new Set<Set<number>>();
 
   constructor(private readonly maxStoredUsers = MAX_STORED_USERS) {}
 
@@ -73,7 +76,7 @@ export class DisplayCache {
     ids: string[],
     source: DisplaySource,
   ): Promise<{ store: DisplayStore | null; found: Array<number | DisplayInfo | undefined> }> {
-    // Taken before any await: an entry another request forgets or clears meanwhile (the entries full) still serves
+    // Taken before any await: an entry another request replaces or clears meanwhile (the entries full) still serves
     // this page, as it was when the page's read began; so does a store slot (its data never changes).
     // The store first: it answers nothing for a user whose profile changed since its load (stale), so what it
     // answers is current; the entries hold the users it lacks (created after the load, or stale).
@@ -91,22 +94,37 @@ export class DisplayCache {
     if (missing > 0 && !this.store) this.startStoreLoad(source);
     // Every user held (the store loaded): no query.
     if (missing === 0) return { store, found };
-    const loaded = await source.of(ids.filter((_, i) => found[i] === undefined));
+    const wanted = ids.filter((_, i) => found[i] === undefined);
+    // What the query read is kept for later pages only for the users whose profile the feed has not reported as
+    // changed meanwhile (`learn`): the query's snapshot may predate the change.
+    const keep = new Set(wanted.map(Number));
+    this.queriesInFlight.add(keep);
+    let loaded: Map<string, DisplayInfo>;
+    try {
+      loaded = await source.of(wanted);
+    } finally {
+      this.queriesInFlight.delete(keep);
+    }
     if (this.entries.size + loaded.size > MAX_ENTRIES) this.entries.clear();
-    for (const [id, d] of loaded) this.entries.set(Number(id), d);
+    for (const [id, d] of loaded) if (keep.has(Number(id))) this.entries.set(Number(id), d);
     ids.forEach((id, i) => {
       found[i] ??= loaded.get(id);
     });
     return { store, found };
   }
 
-  /** The profiles of `ids` changed: load them again when next shown. */
-  forget(ids: Iterable<string>): void {
-    for (const id of ids) {
-      const n = Number(id);
-      this.entries.delete(n);
-      this.store?.markStale(n);
-      this.forgottenWhileLoading?.push(id);
+  /**
+   * Users the change feed reports as created or changed, with what their rows show now: held from now on (no page
+   * queries them), and no longer answered from the store. Beyond MAX_ENTRIES the entries start over; a user left
+   * out is queried by the next page that shows him.
+   */
+  learn(users: ReadonlyArray<{ id: number } & DisplayInfo>): void {
+    for (const u of users) {
+      if (this.entries.size >= MAX_ENTRIES && !this.entries.has(u.id)) this.entries.clear();
+      this.entries.set(u.id, { displayName: u.displayName, wallet: u.wallet });
+      this.store?.markStale(u.id);
+      this.forgottenWhileLoading?.push(u.id);
+      for (const keep of this.queriesInFlight) keep.delete(u.id);
     }
   }
 
@@ -146,7 +164,7 @@ export class DisplayCache {
       if (last) break;
     }
     store.seal();
-    for (const id of this.forgottenWhileLoading) store.markStale(Number(id));
+    for (const id of this.forgottenWhileLoading) store.markStale(id);
     this.forgottenWhileLoading = null;
     this.store = store;
     displayStoreUsers.set(store.size);

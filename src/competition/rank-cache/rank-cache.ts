@@ -145,7 +145,7 @@ export class RankCache {
           const sameFinalized =
             finalized.length === this.finalized.size && finalized.every((w) => this.finalized.has(w));
           this.weeks.apply(changes, finalized);
-          this.display.forget(profiles);
+          this.display.learn(profiles);
           this.watermark = xmin;
           if (changes.length > 0 || profiles.length > 0 || !sameFinalized) this.derived.bump();
           this.finalized = new Set(finalized);

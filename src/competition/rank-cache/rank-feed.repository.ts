@@ -4,12 +4,14 @@
  */
 import { sql } from "drizzle-orm";
 import { preparedRows, type Queryable, rows } from "../../db/client.js";
+import { displayInfoOf } from "../../users/users.js";
+import type { DisplayInfo } from "./display-store.js";
 
 /**
- * The rank change feed: every (week, user, sp) row and every user profile changed by a transaction with
- * id ≥ `sinceXid`, the finalized weeks, and the new watermark, read in ONE statement (one snapshot): every
- * transaction older than the returned xmin has finished and is visible here, so reading from it next time misses
- * nothing. Rows may repeat; values are absolute.
+ * The rank change feed: every (week, user, sp) row and every user profile created or changed by a transaction with
+ * id ≥ `sinceXid` (with what ladder rows show of it now), the finalized weeks, and the new watermark, read in ONE
+ * statement (one snapshot): every transaction older than the returned xmin has finished and is visible here, so
+ * reading from it next time misses nothing. Rows may repeat; values are absolute.
  */
 export async function rankChangesSince(
   q: Queryable,
@@ -18,19 +20,20 @@ export async function rankChangesSince(
   xmin: string;
   finalized: number[];
   changes: Array<{ week: number; userId: number; sp: number }>;
-  /** Users whose displayed profile (name, wallet) changed. */
-  profiles: string[];
+  /** Users created, or whose displayed profile (name, wallet) changed, with their display data now. */
+  profiles: Array<{ id: number } & DisplayInfo>;
 }> {
   // One statement, one snapshot: the watermark row, then the changed rows (an index range scan on changed_xid).
   // Prepared (every read after the first): each request of a busy instance waits for one of these reads.
   const query = sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
                (select coalesce(string_agg(week::text, ','), '') from competition_weeks) as finalized,
-               null::int as week, null::text as user_id, null::text as sp
+               null::int as week, null::text as user_id, null::text as sp,
+               null::text as display_name, null::text as wallet, null::text as checksum
         union all
-        select null, null, w.week, w.user_id::text, w.sp::text from week_user_sp w
+        select null, null, w.week, w.user_id::text, w.sp::text, null, null, null from week_user_sp w
         where ${sinceXid === null ? sql`false` : sql`w.changed_xid >= ${sinceXid}::xid8`}
         union all
-        select null, null, null, u.id::text, null from users u
+        select null, null, null, u.id::text, null, u.display_name, u.wallet, u.wallet_checksum from users u
         where ${sinceXid === null ? sql`false` : sql`u.profile_xid >= ${sinceXid}::xid8`}`;
   type Row = {
     xmin: string | null;
@@ -38,6 +41,9 @@ export async function rankChangesSince(
     week: number | null;
     user_id: string | null;
     sp: string | null;
+    display_name: string | null;
+    wallet: string | null;
+    checksum: string | null;
   };
   const found =
     sinceXid === null ? await rows<Row>(q, query) : await preparedRows<Row>(q, "rank_feed", query);
@@ -48,7 +54,12 @@ export async function rankChangesSince(
     changes: found
       .filter((r) => r.user_id !== null && r.week !== null)
       .map((r) => ({ week: Number(r.week), userId: Number(r.user_id), sp: Number(r.sp) })),
-    profiles: found.filter((r) => r.user_id !== null && r.week === null).map((r) => r.user_id!),
+    profiles: found
+      .filter((r) => r.user_id !== null && r.week === null)
+      .map((r) => ({
+        id: Number(r.user_id),
+        ...displayInfoOf({ display_name: r.display_name!, wallet: r.wallet, checksum: r.checksum }),
+      })),
   };
 }
 
