@@ -99,6 +99,22 @@ describe("derived live values follow every write", () => {
     }
   });
 
+  it("a live ladder page: a player who joins after it was read shows with his name and checksummed wallet", async () => {
+    // The page was read (and the display store loaded) before the player existed: his row's display data comes
+    // from the change feed that reports him (created), read in the same statement as his SP.
+    const url = "/api/competition/leaderboard?limit=1";
+    await getData(t, url);
+    const newcomer = player(600);
+    await add(newcomer, 5000, "d-w2"); // a new wallet: created by the ingest, and first of week 2
+    const [row] = (await getData(t, url)).rows;
+    expect(row).toMatchObject({
+      rank: 1,
+      competitiveSp: 5000,
+      wallet: newcomer.wallet, // viem's EIP-55 address
+      displayName: `${newcomer.wallet.slice(0, 6)}…${newcomer.wallet.slice(-4)}`,
+    });
+  });
+
   it("a live ladder page: a profile changed in the database (another instance) shows on the next read", async () => {
     const url = "/api/competition/leaderboard?limit=3";
     const before = await getData(t, url);
