@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed|ingest|bets|mixed] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * [--route ladder|me|both|fixed|ingest|batch|wallets|bets|mixed] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
  * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
  * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
  * environment overrides of `--set` (e.g.
@@ -299,6 +299,34 @@ async function main() {
     };
     if (args.route === "ingest") {
       await measure("ingest, one row per request", base, server.pid!, row, watch, 32);
+    } else if (args.route === "batch" || args.route === "wallets") {
+      // Batches of 1,000 rows on 4 connections, as the bench's phase (d): random existing players, or a new wallet
+      // a row. CPU figures are per batch.
+      const batch = {
+        method: "POST",
+        path: "/api/admin/sp-transactions/batch",
+        headers,
+        setupRequest: (req: object) => {
+          const rows = Array.from({ length: 1000 }, () => {
+            seq++;
+            const who =
+              args.route === "batch"
+                ? { userId: String(1 + Math.floor(rnd() * players)) }
+                : {
+                    wallet: `0x${(0xbe0d0000000 + process.pid * 1_000_000 + seq).toString(16).padStart(40, "0")}`,
+                  };
+            return {
+              ...who,
+              type: "PREDICTION",
+              amount: 10 * (1 + (seq % 7)),
+              eventId: `bench-${W}-${1 + (seq % 21)}`,
+              externalId: `probe:${process.pid}:${Date.now()}:${seq}`,
+            };
+          });
+          return { ...req, body: JSON.stringify({ rows }) };
+        },
+      };
+      await measure(`batches of 1,000 (${args.route})`, base, server.pid!, batch, watch, 4);
     } else if (args.route === "mixed") {
       // The bench's phase (g): ladder pages, then `/me`, under MIXED_INGEST_RPS rows/s of single-row ingest on
       // MIXED_INGEST_CONNECTIONS connections (the CPU per request then includes the writes' share).
