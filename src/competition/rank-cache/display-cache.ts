@@ -14,8 +14,9 @@
  *
  * A learned user is marked stale in the store; one learned while the store loads is marked once the load ends (the
  * page holding that user may have been read before the change committed). A page's query that was in flight when
- * the user was learned serves its own page but is not kept (its snapshot may predate the change). Measured in docs/performance.md ("The full run again, session 2"); decided in
- * docs/decisions.md ("Display data of every user in one packed store").
+ * the user was learned serves its own page but is not kept (its snapshot may predate the change). Measured in
+ * docs/performance.md ("The full run again, session 2", "Session 19"); decided in docs/decisions.md ("Display data
+ * of every user in one packed store", "The change feed brings what ladder rows show of new and changed players").
  */
 import type { JsonBytes } from "../../http/json-bytes.js";
 import { displayStoreUsers } from "../../metrics/app-metrics.js";
@@ -46,7 +47,7 @@ export class DisplayCache {
   private storeLoad: Promise<void> | null = null;
   private failedAt = Number.NEGATIVE_INFINITY;
   /** Users learned while the store loads (null when no load runs): its pages may hold them as they were. */
-  private forgottenWhileLoading: number[] | null = null;
+  private learnedWhileLoading: number[] | null = null;
   /** The users each page's query in flight may keep once it lands (`learn` takes out those changed meanwhile). */
   private readonly queriesInFlight = new Set<Set<number>>();
 
@@ -123,7 +124,7 @@ export class DisplayCache {
       if (this.entries.size >= MAX_ENTRIES && !this.entries.has(u.id)) this.entries.clear();
       this.entries.set(u.id, { displayName: u.displayName, wallet: u.wallet });
       this.store?.markStale(u.id);
-      this.forgottenWhileLoading?.push(u.id);
+      this.learnedWhileLoading?.push(u.id);
       for (const keep of this.queriesInFlight) keep.delete(u.id);
     }
   }
@@ -142,17 +143,17 @@ export class DisplayCache {
   private startStoreLoad(source: DisplaySource): void {
     if (this.storeLoad || performance.now() - this.failedAt < RETRY_MS) return;
     this.storeLoad = this.loadStore(source).catch(() => {
-      this.forgottenWhileLoading = null;
+      this.learnedWhileLoading = null;
       this.failedAt = performance.now();
       this.storeLoad = null;
     });
   }
 
   private async loadStore(source: DisplaySource): Promise<void> {
-    this.forgottenWhileLoading = [];
+    this.learnedWhileLoading = [];
     const { users, pages } = await source.extent();
     if (users > this.maxStoredUsers) {
-      this.forgottenWhileLoading = null;
+      this.learnedWhileLoading = null;
       return;
     }
     // A little room for the users created while it loads; names of ≈ 16 bytes (the store grows when it must).
@@ -164,8 +165,8 @@ export class DisplayCache {
       if (last) break;
     }
     store.seal();
-    for (const id of this.forgottenWhileLoading) store.markStale(id);
-    this.forgottenWhileLoading = null;
+    for (const id of this.learnedWhileLoading) store.markStale(id);
+    this.learnedWhileLoading = null;
     this.store = store;
     displayStoreUsers.set(store.size);
   }
