@@ -4,6 +4,12 @@
  * that transaction has committed. When a grouped commit fails (e.g. one item is invalid), each item of the group
  * is committed again alone, so every submitter gets the answer it would have had alone.
  *
+ * While items arrive densely (a group started less than `denseMs` ago), the next group starts `delayMs` later
+ * rather than at the next turn of the event loop, so that the items of the next few milliseconds share its
+ * transaction, as PostgreSQL's `commit_delay` does when other transactions are active. An item after a quiet spell
+ * starts at once. Measured in docs/performance.md ("Session 19": 10–20 % more single rows a second on both engines,
+ * 13–28 % less CPU a row at 100–500 rows a second).
+ *
  * One instance per owner (the app builds one per use case that groups); nothing is kept in module state.
  */
 import type { Db, Tx } from "./client.js";
@@ -13,7 +19,16 @@ export interface GroupCommitOptions {
   maxItems: number;
   /** Grouped commits running at once: an item waits for at most this many before its own. */
   maxInFlight: number;
+  /** How long a group waits for more items while items arrive densely (default COMMIT_DELAY_MS). */
+  delayMs?: number;
+  /** Items arrive densely while the last group started less than this long ago (default DENSE_MS). */
+  denseMs?: number;
 }
+
+/** A group's wait for more items while items arrive densely. */
+export const COMMIT_DELAY_MS = 2;
+/** Within this long of the last group's start, items count as arriving densely. */
+export const DENSE_MS = 10;
 
 type Waiting<I, R> = { input: I; resolve: (r: R) => void; reject: (err: unknown) => void };
 
@@ -21,6 +36,8 @@ export class GroupCommit<I, R> {
   private waiting: Waiting<I, R>[] = [];
   private inFlight = 0;
   private scheduled = false;
+  /** When the last group started (performance.now()). */
+  private lastStart = Number.NEGATIVE_INFINITY;
 
   /** `commit` writes the items in `tx` and answers one result per item, in order. */
   constructor(
@@ -35,12 +52,16 @@ export class GroupCommit<I, R> {
       this.waiting.push({ input, resolve, reject });
       if (this.scheduled || this.inFlight >= this.options.maxInFlight) return;
       // Start after this turn of the event loop, so that the requests read in the same turn share the group (the
-      // embedded database would otherwise finish each commit before the next request is read).
+      // embedded database would otherwise finish each commit before the next request is read); while items arrive
+      // densely, a few milliseconds later, so that more of them share it.
       this.scheduled = true;
-      setImmediate(() => {
+      const start = () => {
         this.scheduled = false;
         void this.drain();
-      });
+      };
+      const dense = performance.now() - this.lastStart < (this.options.denseMs ?? DENSE_MS);
+      if (dense) setTimeout(start, this.options.delayMs ?? COMMIT_DELAY_MS);
+      else setImmediate(start);
     });
   }
 
@@ -54,6 +75,7 @@ export class GroupCommit<I, R> {
     try {
       while (this.waiting.length > 0) {
         const group = this.waiting.splice(0, this.options.maxItems);
+        this.lastStart = performance.now();
         if (group.length === 1) {
           await this.alone(group[0]!.input).then(group[0]!.resolve, group[0]!.reject);
           continue;
