@@ -7,8 +7,8 @@
  * While items arrive densely (a group started less than `denseMs` ago), the next group starts `delayMs` later
  * rather than at the next turn of the event loop, so that the items of the next few milliseconds share its
  * transaction, as PostgreSQL's `commit_delay` does when other transactions are active. An item after a quiet spell
- * starts at once. Measured in docs/performance.md ("Session 19": 10–20 % more single rows a second on both engines,
- * 13–28 % less CPU a row at 100–500 rows a second).
+ * starts at once. Measured in docs/performance.md ("Session 19": 6–7 % more single rows a second on PostgreSQL,
+ * 11–23 % on PGlite; 13–28 % less CPU a row at 100–500 rows a second).
  *
  * One instance per owner (the app builds one per use case that groups); nothing is kept in module state.
  */
