@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/probe-reads.ts [--players N] [--seconds S] [--engine pglite|postgres] [--set K=V,...] [--bare]
- * [--route ladder|me|both|fixed|ingest|batch|wallets|bets|mixed] [--accept-encoding E] [--rate R] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
+ * [--route ladder|me|both|fixed|ingest|batch|wallets|bets|mixed] [--accept-encoding E] [--rate R] [--connections N] [--profile DIR] [--heap-profile DIR] [--node-args="…"]`: a direct
  * experiment on the read paths. Builds (once, kept under /tmp/probe-reads-<engine>-<N>) the bench's data set,
  * starts the service as bench/service.ts does (production settings, 20,000 client addresses), applies the
  * environment overrides of `--set` (e.g.
@@ -58,6 +58,7 @@ const { values: args } = parseArgs({
     "node-args": { type: "string", default: "" },
     "heap-profile": { type: "string" },
     "accept-encoding": { type: "string" },
+    connections: { type: "string" },
   },
 });
 const heapProfileDir = args["heap-profile"] ? resolve(args["heap-profile"]) : null;
@@ -67,6 +68,8 @@ const readHeaders: Record<string, string> = args["accept-encoding"]
   ? { "accept-encoding": args["accept-encoding"] }
   : {};
 const rate = args.rate ? { overallRate: Number(args.rate), connections: 10 } : {};
+/** `--connections N`: the ingest route's writers (default 32; 1 is one client sending one row at a time). */
+const writers = args.connections ? Number(args.connections) : undefined;
 const players = Number(args.players);
 const seconds = Number(args.seconds);
 const W = BENCH_SEASON.liveWeek;
@@ -298,7 +301,7 @@ async function main() {
       },
     };
     if (args.route === "ingest") {
-      await measure("ingest, one row per request", base, server.pid!, row, watch, 32);
+      await measure("ingest, one row per request", base, server.pid!, row, watch, writers ?? 32);
     } else if (args.route === "batch" || args.route === "wallets") {
       // Batches of 1,000 rows on 4 connections, as the bench's phase (d): random existing players, or a new wallet
       // a row. CPU figures are per batch.
