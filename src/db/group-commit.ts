@@ -32,8 +32,9 @@ export interface GroupCommitOptions {
 export const COMMIT_DELAY_MS = 2;
 /** Within this long of the last group's start, items count as arriving densely. */
 export const DENSE_MS = 10;
-/** After USELESS_WAITS waits in a row that gathered no company, groups start without waiting for NO_WAIT_MS. */
+/** Waits in a row that gathered no other item, after which groups start without waiting for NO_WAIT_MS. */
 export const USELESS_WAITS = 3;
+/** How long groups start without waiting after USELESS_WAITS useless waits. */
 export const NO_WAIT_MS = 100;
 
 type Waiting<I, R> = { input: I; resolve: (r: R) => void; reject: (err: unknown) => void };
