@@ -211,6 +211,26 @@ export async function enforceStrictCsp(context: BrowserContext, base: string): P
   );
 }
 
+/**
+ * Holds back the requests `page` makes to `url` (a glob) until the returned function is called: every one of them,
+ * or with `first` only the first (the later ones pass at once).
+ */
+export async function holdBack(page: Page, url: string, opts: { first?: boolean } = {}): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = false;
+  await page.route(url, async (route) => {
+    if (!(opts.first && held)) {
+      held = true;
+      await released;
+    }
+    await route.continue();
+  });
+  return release;
+}
+
 /** Collects console errors and uncaught page errors of a page (with the URL a failed load was for). */
 export function collectConsoleErrors(page: Page, into: string[]): void {
   page.on("console", (msg) => {

@@ -20,6 +20,7 @@ import {
   axeViolations,
   chromiumAvailable,
   DESKTOP,
+  holdBack,
   launchChromium,
   PHONE,
   type TestWallet,
@@ -508,18 +509,7 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
           },
         ],
       });
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let first = true;
-      await s.page.route("**/api/competition/meta", async (route) => {
-        if (first) {
-          first = false;
-          await held;
-        }
-        await route.continue();
-      });
+      const release = await holdBack(s.page, "**/api/competition/meta", { first: true });
       try {
         await s.page.goto(`${base}/`);
         await s.signInWith("E2E Wallet");

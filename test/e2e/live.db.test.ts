@@ -18,7 +18,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../app.js";
-import { chromiumAvailable, collectConsoleErrors, DESKTOP, launchChromium } from "./browser.js";
+import { chromiumAvailable, collectConsoleErrors, DESKTOP, holdBack, launchChromium } from "./browser.js";
 import { NOW, playEvent, putAdminEvent, settleEvent, startScenarioApp } from "./scenario.js";
 import {
   type E2ESession,
@@ -58,19 +58,6 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")("live 
     const started = Date.now();
     await Promise.all(waits);
     timings[name] = Date.now() - started;
-  };
-
-  /** Holds back every request `p` makes to `url` (a glob) until the returned function is called. */
-  const holdBack = async (p: Page, url: string): Promise<() => void> => {
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await p.route(url, async (route) => {
-      await released;
-      await route.continue();
-    });
-    return release;
   };
 
   beforeAll(async () => {
