@@ -143,10 +143,22 @@ export async function startBare(
   return waitReady(server, `http://127.0.0.1:${port}`);
 }
 
+/**
+ * The servers this process started and has not seen exit. When the bench stops, on an exception included, they are
+ * killed: a server left running would hold the output of whoever ran the bench (it writes to the same stderr), and
+ * CI would wait for that output's end until its own time limit.
+ */
+const started = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const server of started) server.kill("SIGKILL");
+});
+
 async function waitReady(
   server: ChildProcess,
   base: string,
 ): Promise<{ base: string; server: ChildProcess }> {
+  started.add(server);
+  server.once("exit", () => started.delete(server));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
