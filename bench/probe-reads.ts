@@ -39,6 +39,7 @@ import {
   JWT_SECRET,
   MIXED_INGEST_CONNECTIONS,
   MIXED_INGEST_RPS,
+  ownServer,
   serviceEnv,
   sessionCookies,
   startBare,
@@ -148,6 +149,7 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
       stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"],
     },
   );
+  ownServer(server);
   for (let i = 0; i < 480; i++) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) break;

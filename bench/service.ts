@@ -153,12 +153,17 @@ process.on("exit", () => {
   for (const server of started) server.kill("SIGKILL");
 });
 
+/** Kills `server` when this process exits, unless it exited before (every server a bench tool starts). */
+export function ownServer(server: ChildProcess): void {
+  started.add(server);
+  server.once("exit", () => started.delete(server));
+}
+
 async function waitReady(
   server: ChildProcess,
   base: string,
 ): Promise<{ base: string; server: ChildProcess }> {
-  started.add(server);
-  server.once("exit", () => started.delete(server));
+  ownServer(server);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
