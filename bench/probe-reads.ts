@@ -151,6 +151,9 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
   );
   ownServer(server);
   for (let i = 0; i < 480; i++) {
+    // A service that cannot start says why on stderr and exits: no point polling it for two minutes.
+    if (server.exitCode !== null)
+      throw new Error(`the service exited with ${server.exitCode} before it was ready`);
     try {
       if ((await fetch(`${base}/readyz`)).ok) break;
     } catch {}
