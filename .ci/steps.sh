@@ -2,7 +2,7 @@
 #
 # - The step runs under coreutils `timeout`, which puts it in a process group of its own: past BUDGET seconds the
 #   whole group gets SIGTERM, then SIGKILL 20 s later, and the step fails with what was running at that moment.
-# - Once the step ends, whatever it started and left in its group is killed. A step that fails half-way (a bench
+# - Once the step ends, whatever it started and left in its group is named and killed. A step that fails half-way (a bench
 #   stopped by an exception, say) could otherwise leave a server running that holds this script's output open, and
 #   whoever reads that output would wait for it until their own time limit, with nothing printed.
 # - A step's wall time is printed after it and kept in `timings` for the summary at the end.
@@ -17,6 +17,13 @@ step() {
   trap 'kill -TERM -- "-$group" 2>/dev/null; exit 130' INT TERM
   wait "$group" || rc=$?
   trap - INT TERM
+  # Named before they go, so that a step which leaks a process shows it even when it passes.
+  local left
+  left=$(pgrep -a -g "$group" 2>/dev/null || true)
+  if [[ -n $left ]]; then
+    echo "ci step: $* left these running, killed:"
+    echo "$left" | cut -c1-200
+  fi
   kill -KILL -- "-$group" 2>/dev/null || true
   timings+=("$(printf '%5d s  %s' $((SECONDS - start)) "$*")")
   echo "ci step: $* took $((SECONDS - start)) s"

@@ -59,6 +59,7 @@ describe(".ci/steps.sh", () => {
     expect(result.code).toBe(0);
     expect(result.seconds).toBeLessThan(10);
     expect(result.out).toMatch(/^next$/m);
+    expect(result.out).toMatch(new RegExp(`left these running, killed:\\n\\d+ ${marker}\\n`));
     expect(result.out).toMatch(/ci steps \(wall time\):\n\s+\d+ s {2}bash -c .*\n\s+\d+ s {2}true\n/);
     expect(await running(marker)).toBe(false);
   });
