@@ -2,9 +2,9 @@
 #
 # - The step runs under coreutils `timeout`, which puts it in a process group of its own: past BUDGET seconds the
 #   whole group gets SIGTERM, then SIGKILL 20 s later, and the step fails with what was running at that moment.
-# - Once the step ends, whatever it started and left in its group is named and killed. A step that fails half-way (a bench
-#   stopped by an exception, say) could otherwise leave a server running that holds this script's output open, and
-#   whoever reads that output would wait for it until their own time limit, with nothing printed.
+# - Once the step ends, whatever it started and left in its group is named and killed. A step that fails half-way
+#   (a bench stopped by an exception, say) could otherwise leave a server running that holds this script's output
+#   open, and whoever reads that output would wait for it until their own time limit, with nothing printed.
 # - A step's wall time is printed after it and kept in `timings` for the summary at the end.
 timings=()
 
