@@ -17,9 +17,10 @@ step() {
   trap 'kill -TERM -- "-$group" 2>/dev/null; exit 130' INT TERM
   wait "$group" || rc=$?
   trap - INT TERM
-  # Named before they go, so that a step which leaks a process shows it even when it passes.
+  # Named before they go, so that a step which leaks a process shows it even when it passes. Processes that have
+  # exited and wait to be reaped (state Z: esbuild's, after every step that ran tsx) are not listed.
   local left
-  left=$(pgrep -a -g "$group" 2>/dev/null || true)
+  left=$(pgrep -a -r R,S,D,T,t -g "$group" 2>/dev/null || true)
   if [[ -n $left ]]; then
     echo "ci step: $* left these running, killed:"
     echo "$left" | cut -c1-200
