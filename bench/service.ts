@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { openSync, writeFileSync } from "node:fs";
+import { openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -140,7 +140,8 @@ export async function startBare(
     env: { ...process.env, PORT: String(port), BARE_BODIES: file, NODE_ENV: "production" },
     stdio: ["ignore", "inherit", "inherit"],
   });
-  return waitReady(server, `http://127.0.0.1:${port}`);
+  // The server reads the bodies as it starts: once it is ready (or gone), the file has served.
+  return waitReady(server, `http://127.0.0.1:${port}`).finally(() => rmSync(file, { force: true }));
 }
 
 /**

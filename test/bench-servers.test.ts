@@ -3,7 +3,7 @@
  * `main().catch` → `process.exit(1)`) left its servers running, and they held its stderr, which is CI's output.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,8 @@ await Promise.reject(new Error("a phase failed")).catch(() => process.exit(1));
     const base = out.trim().split("\n").at(-1)!;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(closed).toBe(1);
+    // The bodies' file the server read as it started is gone with it.
+    expect(existsSync(join(tmpdir(), `bench-bare-${child.pid}.json`))).toBe(false);
     await expect(fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
   }, 60_000);
 });
