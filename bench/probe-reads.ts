@@ -39,11 +39,11 @@ import {
   JWT_SECRET,
   MIXED_INGEST_CONNECTIONS,
   MIXED_INGEST_RPS,
-  ownServer,
   serviceEnv,
   sessionCookies,
   startBare,
   stopServer,
+  waitReady,
 } from "./service.js";
 
 const { values: args } = parseArgs({
@@ -149,16 +149,7 @@ async function start(url: string | null, dir: string | null, secrets: Record<str
       stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"],
     },
   );
-  ownServer(server);
-  for (let i = 0; i < 480; i++) {
-    // A service that cannot start says why on stderr and exits: no point polling it for two minutes.
-    if (server.exitCode !== null)
-      throw new Error(`the service exited with ${server.exitCode} before it was ready`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitReady(server, base);
   const admin = { authorization: `Bearer ${secrets.admin}`, "content-type": "application/json" };
   await fetchJson(`${base}/api/admin/clock`, {
     method: "PUT",

@@ -155,12 +155,16 @@ process.on("exit", () => {
 });
 
 /** Kills `server` when this process exits, unless it exited before (every server a bench tool starts). */
-export function ownServer(server: ChildProcess): void {
+function ownServer(server: ChildProcess): void {
   started.add(server);
   server.once("exit", () => started.delete(server));
 }
 
-async function waitReady(
+/**
+ * Resolves once `server` answers `/readyz` at `base` (120 s at most); its exit or the deadline rejects. The server
+ * is owned (`ownServer`) from here on.
+ */
+export async function waitReady(
   server: ChildProcess,
   base: string,
 ): Promise<{ base: string; server: ChildProcess }> {
