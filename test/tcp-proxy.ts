@@ -3,7 +3,9 @@
  * nothing (bytes already sent wait, new connections are accepted and left silent), as a server under SIGSTOP
  * behaves; `resume()` forwards again, and drops the connections opened while stalled (the server never saw them).
  * `reset()` cuts every open connection with a TCP RST on both sides (ECONNRESET, as a failover or a NAT timeout
- * does); new connections are forwarded as before.
+ * does); new connections are forwarded as before. `dropSilently()` stops forwarding on every open connection for
+ * good, with no RST and no FIN (a NAT or firewall that forgot them: the peer only notices by its own timeout); new
+ * connections are forwarded as before.
  */
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
@@ -12,6 +14,7 @@ export interface TcpProxy {
   stall(): void;
   resume(): void;
   reset(): void;
+  dropSilently(): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         b?.resetAndDestroy();
       }
       pairs.clear();
+    },
+    dropSilently() {
+      for (const [a, b] of pairs) {
+        a.removeAllListeners("data");
+        b?.removeAllListeners("data");
+        a.pause();
+        b?.pause();
+      }
     },
     async close() {
       for (const [a, b] of pairs) {

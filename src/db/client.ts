@@ -20,6 +20,7 @@ import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import { listenPostgres, type PgListener } from "./pg-listener.js";
 import { createClusterApart, hasCluster } from "./pglite-cluster.js";
 import { withoutRepeatedParsers } from "./pglite-parsers.js";
+import { releasingTransactions } from "./pool-transactions.js";
 
 /**
  * No schema is given to drizzle: nothing uses its relational queries (`db.query.<table>`), and with a schema every
@@ -234,12 +235,10 @@ async function openPostgres(
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   const commits = new EventEmitter().setMaxListeners(0);
+  const onPool = (p: pg.Pool) => releasingTransactions(drizzleNodePg({ client: p }) as unknown as Db, p);
   return {
-    db: signalingCommits(retryingTransactions(drizzleNodePg({ client: pool }) as unknown as Db), commits),
-    bulkDb: signalingCommits(
-      retryingTransactions(drizzleNodePg({ client: bulkPool }) as unknown as Db),
-      commits,
-    ),
+    db: signalingCommits(retryingTransactions(onPool(pool)), commits),
+    bulkDb: signalingCommits(retryingTransactions(onPool(bulkPool)), commits),
     engine: "postgres",
     onEventsCommitted: (listener) => onCommitted(commits, listener),
     listen: (channel, onNotify) =>

@@ -30,14 +30,47 @@ const PG_DRIVER_MESSAGES = [
 ];
 
 export function isDependencyUnavailable(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === "string") {
+  return someCause(err, (code, message) => {
+    if (code !== null) {
       if (SOCKET_CODES.has(code) || SQLSTATES.has(code)) return true;
       if (code.length === 5 && SQLSTATE_CLASSES.includes(code.slice(0, 2))) return true;
     }
-    if (typeof message === "string" && PG_DRIVER_MESSAGES.some((m) => message.startsWith(m))) return true;
+    return message !== null && PG_DRIVER_MESSAGES.some((m) => message.startsWith(m));
+  });
+}
+
+/** The server ended the session: shutting down (57P01, 57P02) or a connection exception (class 08). */
+const SESSION_ENDED_SQLSTATES = new Set(["57P01", "57P02"]);
+/** node-postgres's messages of a connection it gave up on, or that was lost (no code to tell them by). */
+const PG_CONNECTION_LOST_MESSAGES = [
+  "Query read timeout",
+  "Connection terminated",
+  "Client has encountered a connection error and is not queryable",
+];
+
+/**
+ * Whether an error (or any of its causes) means that the connection it came from can no longer be trusted: a
+ * socket error, the server ending the session, or the client giving up on a statement the server may still be
+ * running (query_timeout). Such a connection is closed rather than given back to the pool (pool-transactions.ts).
+ */
+export function isConnectionLost(err: unknown): boolean {
+  return someCause(err, (code, message) => {
+    if (
+      code !== null &&
+      (SOCKET_CODES.has(code) || SESSION_ENDED_SQLSTATES.has(code) || code.startsWith("08"))
+    )
+      return true;
+    return message !== null && PG_CONNECTION_LOST_MESSAGES.some((m) => message.startsWith(m));
+  });
+}
+
+/** Whether `test` holds for the error or one of its first causes (Drizzle wraps the driver's error in `cause`). */
+function someCause(err: unknown, test: (code: string | null, message: string | null) => boolean): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (test(typeof code === "string" ? code : null, typeof message === "string" ? message : null))
+      return true;
     e = cause;
   }
   return false;

@@ -102,7 +102,7 @@ export async function databaseFaultDrill(faults: DatabaseFault[]): Promise<Datab
     await sleep(1000);
 
     const measured: Array<Omit<DatabaseFaultResult, "lost"> & { ids: string[] }> = [];
-    for (const fault of faults) {
+    for (const [index, fault] of faults.entries()) {
       phase = empty();
       let downFrom = 0;
       let downUntil = 0;
@@ -119,18 +119,29 @@ export async function databaseFaultDrill(faults: DatabaseFault[]): Promise<Datab
       }
       const backAt = performance.now();
       let readyAt = 0;
+      /** What /readyz answered after the database was back, for the failure message: ms, status, message. */
+      const answers: string[] = [];
       while (performance.now() - backAt < 10_000) {
         const res = await request(base, "GET", "/readyz", { timeoutMs: 5000 });
         if (res.status === 200) {
           readyAt = performance.now();
           break;
         }
+        answers.push(
+          `${Math.round(performance.now() - backAt)} ms: ${res.status} ${res.error ?? res.body?.message ?? ""}`,
+        );
         await sleep(50);
       }
       // Load goes on a while after recovery: the pool must serve again, not only /readyz.
       await sleep(1000);
       if (!alive()) broken(`the server exited during a database ${fault}:\n${server.output().slice(-3000)}`);
-      if (readyAt === 0) broken(`/readyz not 200 within 10 s after the database ${fault}`);
+      if (readyAt === 0) {
+        broken(
+          `/readyz not 200 within 10 s after the database ${fault} (fault ${index + 1} of ${faults.length}); it answered ${answers.slice(0, 5).join("; ")}` +
+            ` … ${answers.slice(-3).join("; ")}\n--- the server's output:\n${server.output().slice(-4000)}` +
+            `\n--- the database's log:\n${cluster.logTail()}`,
+        );
+      }
       const whileDown = readyz.filter((r) => r.at > downFrom + 500 && r.at < downUntil);
       const readyz503WhileDown = whileDown.filter((r) => r.status === 503).length;
       if (fault === "outage" && (readyz503WhileDown === 0 || whileDown.some((r) => r.status === 200))) {

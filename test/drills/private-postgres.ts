@@ -9,7 +9,7 @@
  * running while the server restarts.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -24,6 +24,8 @@ export interface PrivatePostgres {
   /** `pg_ctl stop -m fast`. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** The server's log, its last `chars` characters (for a drill's failure message). */
+  logTail(chars?: number): string;
   /** Stops the server (immediate) and removes the folder. */
   destroy(): void;
 }
@@ -74,6 +76,13 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     restart: () => ctl("-m", "fast", "-o", options, "restart"),
     stop: () => ctl("-m", "fast", "stop"),
     start: () => ctl("-o", options, "start"),
+    logTail: (chars = 3000) => {
+      try {
+        return readFileSync(join(dir, "log"), "utf8").slice(-chars);
+      } catch (err) {
+        return `(no log: ${(err as Error).message})`;
+      }
+    },
     destroy: () => {
       if (stopped) return;
       stopped = true;
