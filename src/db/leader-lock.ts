@@ -28,20 +28,52 @@ export const LOCK_KEYS = {
   autoFinalize: 727_006,
 } as const;
 
-export function postgresLeaderLock(databaseUrl: string, key: number): LeaderLock {
+/** The most a lock's statement (a check, a try) waits for its answer before the connection is given up. */
+export const LOCK_QUERY_TIMEOUT_MS = 10_000;
+/** The most ending a lock's connection waits for the server's goodbye before the socket is closed. */
+const END_TIMEOUT_MS = 2000;
+
+/** Ends a client, or closes its socket when the server does not answer within END_TIMEOUT_MS (a dead peer). */
+async function endWithin(c: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = c.end().catch(() => {});
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      (c as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      resolve();
+    }, END_TIMEOUT_MS);
+  });
+  await Promise.race([ended, late]);
+  clearTimeout(timer);
+}
+
+/**
+ * Every wait is bounded: the connection by 5 s, each statement by `queryTimeoutMs` (a connection that died without
+ * a word, as behind a NAT that forgot it, would otherwise hold the job's run for ever: its next run never came),
+ * ending the connection by END_TIMEOUT_MS.
+ */
+export function postgresLeaderLock(
+  databaseUrl: string,
+  key: number,
+  opts: { queryTimeoutMs?: number } = {},
+): LeaderLock {
   let client: pg.Client | null = null;
   let held = false;
   const drop = () => {
     const c = client;
     client = null;
     held = false;
-    c?.end().catch(() => {});
+    if (c) void endWithin(c);
   };
   return {
     async acquire() {
       try {
         if (!client) {
-          const c = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+          const c = new pg.Client({
+            connectionString: databaseUrl,
+            connectionTimeoutMillis: 5000,
+            query_timeout: opts.queryTimeoutMs ?? LOCK_QUERY_TIMEOUT_MS,
+          });
           c.on("error", () => {
             if (client === c) drop();
           });
@@ -65,7 +97,7 @@ export function postgresLeaderLock(databaseUrl: string, key: number): LeaderLock
       client = null;
       held = false;
       // Ending the session frees its advisory locks.
-      await c?.end().catch(() => {});
+      if (c) await endWithin(c);
     },
   };
 }
