@@ -11,6 +11,7 @@
  * (chain.repository.ts) and fee records are unique per (txHash, logIndex).
  */
 import pg from "pg";
+import { endWithin } from "./end-connection.js";
 
 export interface LeaderLock {
   /** True when this holder has the lock (taking it if free); false while someone else holds it. */
@@ -30,27 +31,10 @@ export const LOCK_KEYS = {
 
 /** The most a lock's statement (a check, a try) waits for its answer before the connection is given up. */
 export const LOCK_QUERY_TIMEOUT_MS = 10_000;
-/** The most ending a lock's connection waits for the server's goodbye before the socket is closed. */
-const END_TIMEOUT_MS = 2000;
-
-/** Ends a client, or closes its socket when the server does not answer within END_TIMEOUT_MS (a dead peer). */
-async function endWithin(c: pg.Client): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const ended = c.end().catch(() => {});
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      (c as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-      resolve();
-    }, END_TIMEOUT_MS);
-  });
-  await Promise.race([ended, late]);
-  clearTimeout(timer);
-}
-
 /**
  * Every wait is bounded: the connection by 5 s, each statement by `queryTimeoutMs` (a connection that died without
  * a word, as behind a NAT that forgot it, would otherwise hold the job's run for ever: its next run never came),
- * ending the connection by END_TIMEOUT_MS.
+ * ending the connection by end-connection.ts's bound.
  */
 export function postgresLeaderLock(
   databaseUrl: string,
