@@ -79,8 +79,6 @@ describe.skipIf(testEngine !== "postgres")("transactions on the PostgreSQL pool"
     expect(await result).toContain("Query read timeout");
 
     // Before the fix the dead connection went back to the pool, and this query waited on it until its own timeout.
-    const started = performance.now();
     expect(await outcome(db.execute(sql`select 1`))).toBe("ok");
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
