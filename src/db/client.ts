@@ -235,6 +235,8 @@ async function openPostgres(
   const pool = openPool(opts.poolSize, opts.statementTimeoutMs);
   const bulkPool = openPool(BULK_POOL_SIZE, opts.bulkStatementTimeoutMs);
   const commits = new EventEmitter().setMaxListeners(0);
+  // Transactions check their client out and release it themselves: drizzle's own lose it when BEGIN fails
+  // (pool-transactions.ts).
   const onPool = (p: pg.Pool) => releasingTransactions(drizzleNodePg({ client: p }) as unknown as Db, p);
   return {
     db: signalingCommits(retryingTransactions(onPool(pool)), commits),
