@@ -32,9 +32,10 @@ async function walletSession(base: string): Promise<string> {
   const message = createSiweMessage({
     address: account.address,
     chainId: 1,
-    domain: "localhost:3000",
+    // The server's own host: sign-in refuses a message for another domain (SIWE's phishing guard).
+    domain: new URL(base).host,
     nonce,
-    uri: "http://localhost:3000",
+    uri: base,
     version: "1",
     issuedAt: new Date(),
   });
