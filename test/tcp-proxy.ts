@@ -82,10 +82,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     dropSilently() {
       for (const [a, b] of pairs) {
-        a.removeAllListeners("data");
-        b?.removeAllListeners("data");
-        a.pause();
-        b?.pause();
+        for (const s of [a, b]) {
+          s?.removeAllListeners("data");
+          s?.removeAllListeners("drain");
+          s?.pause();
+        }
       }
     },
     async close() {

@@ -15,9 +15,11 @@ export async function endWithin(client: pg.Client, ms = END_TIMEOUT_MS): Promise
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
       // node-postgres has no public way to close a client's socket at once; `connection.stream` is its socket.
-      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       resolve();
     }, ms);
+    // Never what keeps the process alive.
+    timer.unref();
   });
   await Promise.race([ended, late]);
   clearTimeout(timer);

@@ -30,20 +30,26 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL leader lock", () => {
     cleanups.push(() => proxy.close());
     const proxied = new URL(scratch.url);
     proxied.host = `127.0.0.1:${proxy.port}`;
-    const lock = postgresLeaderLock(proxied.toString(), 727_999, { queryTimeoutMs: 300 });
+    const lock = postgresLeaderLock(proxied.toString(), 727_999, { queryTimeoutMs: 1000 });
     cleanups.push(() => lock.release());
 
     expect(await lock.acquire()).toBe(true);
     proxy.dropSilently();
     const started = performance.now();
-    expect(await within(lock.acquire(), 3000)).toBe("failed: Query read timeout");
-    expect(performance.now() - started).toBeLessThan(2500);
+    expect(await within(lock.acquire(), 4000)).toBe("failed: Query read timeout");
+    expect(performance.now() - started).toBeLessThan(3000);
 
     // The server still holds the lock for the dead session (it has not noticed either): not taken twice.
     expect(await within(lock.acquire(), 3000)).toBe("false");
     // Once that session is gone (here its socket reset), the lock is taken again on a new connection.
+    // The reset also cuts the lock's current connection: an acquire may fail once on it, then connects again.
     proxy.reset();
-    await sleep(200);
-    expect(await within(lock.acquire(), 3000)).toBe("true");
+    let taken = "";
+    const until = performance.now() + 5000;
+    while (taken !== "true" && performance.now() < until) {
+      taken = await within(lock.acquire(), 3000);
+      if (taken !== "true") await sleep(100);
+    }
+    expect(taken).toBe("true");
   });
 });

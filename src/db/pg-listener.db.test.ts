@@ -39,7 +39,7 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL listener", () => {
     let heard = 0;
     const listener = listenPostgres(proxied.toString(), "listener_test", () => heard++, {
       heartbeatMs: 200,
-      queryTimeoutMs: 300,
+      queryTimeoutMs: 1000,
       connectTimeoutMs: 1000,
     });
     cleanups.push(() => listener.close());
@@ -52,8 +52,8 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL listener", () => {
     await notify();
     await sleep(300);
     expect(heard).toBe(2);
-    // Heartbeat unanswered (200 + 300 ms), reconnection after 1 s: called again once listening.
-    expect(await eventually(() => heard === 3, 4000)).toBe(true);
+    // Heartbeat unanswered (200 + 1,000 ms), reconnection after 1 s: called again once listening.
+    expect(await eventually(() => heard === 3, 6000)).toBe(true);
     await notify();
     expect(await eventually(() => heard === 4, 2000)).toBe(true);
 

@@ -30,12 +30,19 @@ export function listenPostgres(
   let client: pg.Client | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let backoff = 1000;
+  let checking = false;
   const heartbeat = setInterval(() => {
     const c = client;
-    // No answer in time: end it; its 'end' schedules the reconnection.
-    c?.query("select 1").catch(() => {
-      if (client === c) void endWithin(c);
-    });
+    if (!c || checking) return;
+    checking = true;
+    c.query("select 1")
+      // No answer in time: end it; its 'end' schedules the reconnection.
+      .catch(() => {
+        if (client === c) void endWithin(c);
+      })
+      .finally(() => {
+        checking = false;
+      });
   }, opts.heartbeatMs ?? HEARTBEAT_MS);
   heartbeat.unref();
 

@@ -136,9 +136,10 @@ export async function databaseFaultDrill(faults: DatabaseFault[]): Promise<Datab
       await sleep(1000);
       if (!alive()) broken(`the server exited during a database ${fault}:\n${server.output().slice(-3000)}`);
       if (readyAt === 0) {
+        const shown = answers.length <= 8 ? answers : [...answers.slice(0, 5), "…", ...answers.slice(-3)];
         broken(
-          `/readyz not 200 within 10 s after the database ${fault} (fault ${index + 1} of ${faults.length}); it answered ${answers.slice(0, 5).join("; ")}` +
-            ` … ${answers.slice(-3).join("; ")}\n--- the server's output:\n${server.output().slice(-4000)}` +
+          `/readyz not 200 within 10 s after the database ${fault} (fault ${index + 1} of ${faults.length}); ` +
+            `it answered ${shown.join("; ")}\n--- the server's output:\n${server.output().slice(-4000)}` +
             `\n--- the database's log:\n${cluster.logTail()}`,
         );
       }
