@@ -112,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     token: config.metricsToken,
     lastFinalizedWeek: () => lastFinalizedWeek({ db }),
     indexerLags: () => indexerLags({ db, clock }, configuredIndexers(config)),
+    poolStats: database.poolStats,
   });
 
   const secureCookie = config.env === "production";

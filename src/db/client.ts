@@ -61,7 +61,19 @@ export interface Database {
   listen?: (channel: string, onNotify: () => void) => PgListener;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** PostgreSQL only: each pool's connections now (the request pool, the bulk pool), for /metrics. */
+  poolStats?: () => PoolStats[];
   close(): Promise<void>;
+}
+
+/** One pool's connections at an instant: checked out, idle, and the queries waiting for one. */
+export interface PoolStats {
+  pool: "requests" | "bulk";
+  /** Its most connections (DATABASE_POOL_SIZE, or the bulk pool's). */
+  size: number;
+  busy: number;
+  idle: number;
+  waiting: number;
 }
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -248,6 +260,19 @@ async function openPostgres(
     ping: async () => {
       await pool.query("select 1");
     },
+    poolStats: () =>
+      (
+        [
+          ["requests", pool, opts.poolSize],
+          ["bulk", bulkPool, BULK_POOL_SIZE],
+        ] as const
+      ).map(([name, p, size]) => ({
+        pool: name,
+        size,
+        busy: p.totalCount - p.idleCount,
+        idle: p.idleCount,
+        waiting: p.waitingCount,
+      })),
     close: async () => {
       await Promise.all([pool.end(), bulkPool.end()]);
     },

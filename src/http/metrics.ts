@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { PoolStats } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { processMetrics } from "../metrics/app-metrics.js";
 import { bearerMatches } from "../shared/secrets.js";
@@ -21,6 +22,8 @@ export interface MetricsOptions {
   lastFinalizedWeek?: () => Promise<number | null>;
   /** The configured indexers' lags. */
   indexerLags?: () => Promise<IndexerLag[]>;
+  /** PostgreSQL only: each connection pool's state now. */
+  poolStats?: () => PoolStats[];
 }
 
 export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { token: null }): Registry {
@@ -75,6 +78,33 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions = { t
       collect() {
         this.reset();
         for (const l of lags) if (l.lagSeconds !== null) this.set({ indexer: l.indexer }, l.lagSeconds);
+      },
+    });
+  }
+
+  const poolStats = opts.poolStats;
+  if (poolStats) {
+    // A pool whose connections are all busy while requests wait for one, scrape after scrape, is saturated (load)
+    // or wedged (connections never given back: docs/reliability.md row 12); docs/operations.md tells them apart.
+    new Gauge({
+      name: "app_db_pool_connections",
+      help: "PostgreSQL connections of this instance's pools: busy (checked out), idle, and the queries waiting",
+      labelNames: ["pool", "state"] as const,
+      registers: [registry],
+      collect() {
+        for (const p of poolStats()) {
+          for (const state of ["busy", "idle", "waiting"] as const)
+            this.set({ pool: p.pool, state }, p[state]);
+        }
+      },
+    });
+    new Gauge({
+      name: "app_db_pool_size",
+      help: "The most PostgreSQL connections each of this instance's pools opens",
+      labelNames: ["pool"] as const,
+      registers: [registry],
+      collect() {
+        for (const p of poolStats()) this.set({ pool: p.pool }, p.size);
       },
     });
   }

@@ -19,13 +19,13 @@ import {
   testConfig,
   testKey,
 } from "../../test/app.js";
-import { createTestDatabase } from "../../test/db.js";
+import { createScratchPostgres, createTestDatabase, testEngine } from "../../test/db.js";
 import { buildBetBody } from "../../test/factories.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { buildApp } from "../app.js";
 import { recordIndexerCheck } from "../chain/indexer-health.js";
 import { AdjustableClock } from "../clock.js";
-import { sql } from "../db/client.js";
+import { openDatabase, sql } from "../db/client.js";
 import { openRedis } from "./redis-client.js";
 
 const TOKEN = "metrics-token-0123456789";
@@ -131,6 +131,54 @@ describe("metrics", () => {
     expect(v(await scrape(t), "app_finalize_duration_seconds_count")).toBe(
       v(afterFinalize, "app_finalize_duration_seconds_count"),
     );
+  });
+});
+
+describe.skipIf(testEngine !== "postgres")("the database pools in /metrics", () => {
+  it("counts busy, idle and waiting connections of each pool, so a saturated or wedged pool shows", async () => {
+    const scratch = await createScratchPostgres({ fromTemplate: true });
+    // A pool of 2; a query waits 2 s for a connection before it gives up.
+    const database = await openDatabase({
+      databaseUrl: scratch.url,
+      dataDir: null,
+      poolSize: 2,
+      connectTimeoutMs: 2000,
+    });
+    open.push({ close: () => database.close().then(scratch.drop) });
+    const t = await createTestApp({ now: NOW, env: { METRICS_TOKEN: TOKEN }, database });
+    open.push(t);
+    const pools = (m: Map<string, number>, pool: string) =>
+      Object.fromEntries(
+        ["busy", "idle", "waiting"].map((state) => [
+          state,
+          m.get(`app_db_pool_connections{pool="${pool}",state="${state}"}`),
+        ]),
+      );
+    // The scrape's own read of the last finalized week has come and gone: one connection, idle.
+    await scrape(t);
+    const idle = await scrape(t);
+    expect(idle.get('app_db_pool_size{pool="requests"}')).toBe(2);
+    expect(idle.get('app_db_pool_size{pool="bulk"}')).toBe(2);
+    expect(pools(idle, "requests")).toEqual({ busy: 0, idle: 1, waiting: 0 });
+    expect(pools(idle, "bulk")).toEqual({ busy: 0, idle: 0, waiting: 0 });
+
+    // Both connections held by open transactions, and one more query waiting for a connection.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const held = [1, 2].map(() => database.db.transaction(() => gate));
+    await new Promise((r) => setTimeout(r, 200));
+    const waiting = database.db.execute(sql`select 1`).catch(() => null);
+    const saturated = await scrape(t);
+    expect(pools(saturated, "requests").busy).toBe(2);
+    expect(pools(saturated, "requests").idle).toBe(0);
+    // The waiting query, and the scrape's own read when it asked before this gauge was read.
+    expect(pools(saturated, "requests").waiting).toBeGreaterThanOrEqual(1);
+    release();
+    await Promise.all([...held, waiting]);
+    const after = await scrape(t);
+    expect(pools(after, "requests")).toEqual({ busy: 0, idle: 2, waiting: 0 });
   });
 });
 
