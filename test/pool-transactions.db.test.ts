@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, sql } from "../src/db/client.js";
 import { createScratchPostgres, testEngine } from "./db.js";
-import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
+import { proxyTo } from "./tcp-proxy.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -20,13 +20,10 @@ afterAll(async () => {
 async function proxiedDatabase(poolSize: number) {
   const scratch = await createScratchPostgres({ fromTemplate: true });
   cleanups.push(scratch.drop);
-  const target = new URL(scratch.url);
-  const proxy: TcpProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const { proxy, url } = await proxyTo(scratch.url, 5432);
   cleanups.push(() => proxy.close());
-  const proxied = new URL(scratch.url);
-  proxied.host = `127.0.0.1:${proxy.port}`;
   const database = await openDatabase({
-    databaseUrl: proxied.toString(),
+    databaseUrl: url,
     dataDir: null,
     poolSize,
     statementTimeoutMs: 300,

@@ -14,7 +14,7 @@ import { openRedis } from "../src/http/redis-client.js";
 import { call, FINALIZE, testConfig } from "./app.js";
 import { createScratchPostgres, createTestDatabase, testEngine } from "./db.js";
 import { checkResponsesAgainstDocument } from "./response-contract.js";
-import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
+import { proxyTo, type TcpProxy } from "./tcp-proxy.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -41,13 +41,11 @@ describe.skipIf(testEngine !== "postgres")("a stalled PostgreSQL", () => {
   it("answers 503 within the statement timeout, and recovers when the server answers again", async () => {
     const scratch = await createScratchPostgres();
     cleanups.push(scratch.drop);
-    const target = new URL(scratch.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxied = await proxyTo(scratch.url, 5432);
+    proxy = proxied.proxy;
     cleanups.push(() => proxy.close());
-    const proxied = new URL(scratch.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
     const database = await openDatabase({
-      databaseUrl: proxied.toString(),
+      databaseUrl: proxied.url,
       dataDir: null,
       poolSize: 4,
       statementTimeoutMs: 1000,
@@ -144,12 +142,9 @@ describe.skipIf(testEngine !== "postgres")("work long by nature at scale", () =>
 
 describe.skipIf(!process.env.REDIS_URL)("a stalled Redis", () => {
   it("serves requests within seconds, rate limits failing open", async () => {
-    const target = new URL(process.env.REDIS_URL!);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const { proxy, url: proxiedUrl } = await proxyTo(process.env.REDIS_URL!, 6379);
     cleanups.push(() => proxy.close());
-    const proxied = new URL(process.env.REDIS_URL!);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    const redis = openRedis(proxied.toString(), 500);
+    const redis = openRedis(proxiedUrl, 500);
     cleanups.push(async () => redis.disconnect());
     if (redis.status !== "ready") await new Promise((r) => redis.once("ready", r));
     const database = await createTestDatabase();

@@ -98,3 +98,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
 }
+
+/**
+ * A proxy in front of the server a URL names (postgres://…, redis://…; `defaultPort` when the URL has none), and
+ * the same URL pointing at the proxy instead. The caller closes the proxy.
+ */
+export async function proxyTo(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || defaultPort) });
+  const proxied = new URL(url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: proxied.toString() };
+}

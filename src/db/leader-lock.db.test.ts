@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
-import { startTcpProxy } from "../../test/tcp-proxy.js";
+import { proxyTo } from "../../test/tcp-proxy.js";
 import { postgresLeaderLock } from "./leader-lock.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -25,12 +25,9 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL leader lock", () => {
   it("gives a silently dead connection up within its query timeout, and takes the lock again once it is free", async () => {
     const scratch = await createScratchPostgres();
     cleanups.push(scratch.drop);
-    const target = new URL(scratch.url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const { proxy, url } = await proxyTo(scratch.url, 5432);
     cleanups.push(() => proxy.close());
-    const proxied = new URL(scratch.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    const lock = postgresLeaderLock(proxied.toString(), 727_999, { queryTimeoutMs: 1000 });
+    const lock = postgresLeaderLock(url, 727_999, { queryTimeoutMs: 1000 });
     cleanups.push(() => lock.release());
 
     expect(await lock.acquire()).toBe(true);

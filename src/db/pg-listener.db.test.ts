@@ -6,7 +6,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
-import { startTcpProxy } from "../../test/tcp-proxy.js";
+import { proxyTo } from "../../test/tcp-proxy.js";
 import { listenPostgres } from "./pg-listener.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -26,18 +26,15 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL listener", () => {
   it("reopens a connection that stopped answering and hears the notifications sent after", async () => {
     const scratch = await createScratchPostgres();
     cleanups.push(scratch.drop);
-    const target = new URL(scratch.url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const { proxy, url } = await proxyTo(scratch.url, 5432);
     cleanups.push(() => proxy.close());
-    const proxied = new URL(scratch.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
     const notifier = new pg.Client({ connectionString: scratch.url });
     await notifier.connect();
     cleanups.push(() => notifier.end());
     const notify = () => notifier.query("select pg_notify('listener_test', 'x')");
 
     let heard = 0;
-    const listener = listenPostgres(proxied.toString(), "listener_test", () => heard++, {
+    const listener = listenPostgres(url, "listener_test", () => heard++, {
       heartbeatMs: 200,
       queryTimeoutMs: 1000,
       connectTimeoutMs: 1000,
