@@ -107,7 +107,7 @@ export async function startServer(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profile = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
-  const logFile = openSync(join(tmpdir(), `bench-service-${process.pid}.log`), "a");
+  const logFile = openServiceLog();
   const server = spawn(process.execPath, [...profile, "--import", "tsx", "src/server.ts"], {
     env: {
       ...serviceEnv(url, dataDir, port),
@@ -150,9 +150,21 @@ export async function startBare(
  * CI would wait for that output's end until its own time limit.
  */
 const started = new Set<ChildProcess>();
-process.on("exit", () => {
+/** The services' log of this process (every request at info level: tens of MB a bench), once opened. */
+let serviceLog: string | null = null;
+process.on("exit", (code) => {
   for (const server of started) server.kill("SIGKILL");
+  // Kept for a failed run, to read what the service saw; a run that passed leaves nothing in /tmp.
+  if (serviceLog === null) return;
+  if (code === 0) rmSync(serviceLog, { force: true });
+  else process.stderr.write(`the services' log is kept: ${serviceLog}\n`);
 });
+
+/** Opens (appending) the file the services this process starts write their output to; returns its descriptor. */
+export function openServiceLog(): number {
+  serviceLog = join(tmpdir(), `bench-service-${process.pid}.log`);
+  return openSync(serviceLog, "a");
+}
 
 /** Kills `server` when this process exits, unless it exited before (every server a bench tool starts). */
 function ownServer(server: ChildProcess): void {

@@ -3,7 +3,7 @@
  * `main().catch` → `process.exit(1)`) left its servers running, and they held its stderr, which is CI's output.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,5 +47,36 @@ await Promise.reject(new Error("a phase failed")).catch(() => process.exit(1));
     // The bodies' file the server read as it started is gone with it.
     expect(existsSync(join(tmpdir(), `bench-bare-${child.pid}.json`))).toBe(false);
     await expect(fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+  }, 60_000);
+
+  it("removes the services' log when the bench passes, and keeps it (naming it) when the bench fails", async () => {
+    // Each CI run's bench left 30–40 MB of request lines in /tmp/bench-service-<pid>.log.
+    const script = join(dir, "log.mts");
+    writeFileSync(
+      script,
+      `import { writeSync } from "node:fs";
+import { openServiceLog } from ${JSON.stringify(`${ROOT}bench/service.ts`)};
+writeSync(openServiceLog(), "a request line\\n");
+process.exit(Number(process.argv[2]));
+`,
+    );
+    const run = async (code: number) => {
+      const child = spawn(process.execPath, ["--import", "tsx", script, String(code)], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let err = "";
+      child.stderr.on("data", (d: Buffer) => {
+        err += d;
+      });
+      await new Promise((resolve) => child.on("close", resolve));
+      return { log: join(tmpdir(), `bench-service-${child.pid}.log`), err };
+    };
+    const passed = await run(0);
+    expect(existsSync(passed.log)).toBe(false);
+    const failed = await run(1);
+    expect(readFileSync(failed.log, "utf8")).toBe("a request line\n");
+    expect(failed.err).toContain(`the services' log is kept: ${failed.log}`);
+    rmSync(failed.log);
   }, 60_000);
 });
