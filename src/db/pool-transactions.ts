@@ -7,7 +7,7 @@
  * server's query_timeout), the client is never released and the pool loses that slot for the life of the process.
  * Enough of them wedge the pool: every query then waits for a free connection and fails with "timeout exceeded when
  * trying to connect", and /readyz answers 503 for ever, with the database up. The database fault drill met it after
- * a dozen restarts under load (test/drills/database-faults.ts); test/pool-transactions.db.test.ts replays it.
+ * a few faults in a row under load (test/drills/database-faults.ts); test/pool-transactions.db.test.ts replays it.
  * Its release also never passes the error, so a connection whose statement the client had given up on
  * (query_timeout) went back to the pool with that statement still pending, and the next checkout waited behind it.
  *
@@ -20,7 +20,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isConnectionLost } from "./unavailable.js";
 
-/** What is wrapped: a database handle's `transaction` (client.ts's Db; structural, so this file imports nothing). */
+/** What is wrapped: a database handle's `transaction` (client.ts's Db, structurally: no import of client.ts). */
 // biome-ignore lint/suspicious/noExplicitAny: any transaction signature is wrapped as it is
 type Transacting = { transaction: (work: (tx: any) => Promise<any>, ...rest: any[]) => Promise<any> };
 
