@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
+import { sleep } from "../../test/drills/server-process.js";
 import { proxyTo } from "../../test/tcp-proxy.js";
 import { postgresLeaderLock } from "./leader-lock.js";
 
@@ -13,7 +14,6 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How a promise settled within `ms`: "true"/"false", "failed: <message>", or that it was still waiting. */
 const within = (p: Promise<unknown>, ms: number) =>
   Promise.race([

@@ -6,6 +6,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
+import { sleep } from "../../test/drills/server-process.js";
 import { proxyTo } from "../../test/tcp-proxy.js";
 import { listenPostgres } from "./pg-listener.js";
 
@@ -14,7 +15,6 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Resolves true once `cond` holds (checked every 50 ms), false after `ms`. */
 async function eventually(cond: () => boolean, ms: number): Promise<boolean> {
   for (const until = performance.now() + ms; performance.now() < until; await sleep(50))

@@ -21,13 +21,15 @@ const SOCKET_CODES = new Set([
 ]);
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "40001", "40P01"]);
 const SQLSTATE_CLASSES = ["08", "53"];
-const PG_DRIVER_MESSAGES = [
+/** node-postgres's messages of a connection it gave up on (query_timeout) or lost: no code to tell them by. */
+const PG_CONNECTION_LOST_MESSAGES = [
   "Query read timeout",
-  "timeout exceeded when trying to connect",
   "Connection terminated unexpectedly",
   "Connection terminated due to connection timeout",
   "Client has encountered a connection error and is not queryable",
 ];
+/** Those, and the pool's wait for a free connection running out. */
+const PG_DRIVER_MESSAGES = [...PG_CONNECTION_LOST_MESSAGES, "timeout exceeded when trying to connect"];
 
 export function isDependencyUnavailable(err: unknown): boolean {
   return someCause(err, (code, message) => {
@@ -41,12 +43,6 @@ export function isDependencyUnavailable(err: unknown): boolean {
 
 /** The server ended the session: shutting down (57P01, 57P02) or a connection exception (class 08). */
 const SESSION_ENDED_SQLSTATES = new Set(["57P01", "57P02"]);
-/** node-postgres's messages of a connection it gave up on, or that was lost (no code to tell them by). */
-const PG_CONNECTION_LOST_MESSAGES = [
-  "Query read timeout",
-  "Connection terminated",
-  "Client has encountered a connection error and is not queryable",
-];
 
 /**
  * Whether an error (or any of its causes) means that the connection it came from can no longer be trusted: a
