@@ -13,7 +13,7 @@
  *   600, 590, 580, 570, 560, …, the 10th is 470. Player 60 is 22nd there.
  * - Pool 2,600.50 USDC → projected prizes 35/30/20/10/5 % = 910.175, 780.15, 520.10, 260.05, 130.025.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Response as PageResponse } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, testKey } from "../app.js";
 import {
@@ -428,6 +428,40 @@ describe.skipIf(!chromiumAvailable || process.env.TEST_DB === "postgres")(
       await expect.poll(() => champions.textContent()).toBe("Qualified — rank 22");
       expect(await page.getByTestId("next-week-status").textContent()).toBe("Not qualified");
       await desktop.signOut();
+    });
+
+    it("signs out without a read of the player's refused on its way: sign-out waits for it", async () => {
+      // CI once logged a 401 of /api/competition/me: the page re-read the player's week as they clicked "Sign out",
+      // and the read reached the server after the session had ended. Here every read of /me is held 1 s on its way.
+      wallet.key = testKey(5);
+      await visit("?week=2");
+      await desktop.signInWith("E2E Wallet");
+      await page.getByTestId("champions-status").waitFor();
+      const held = `${base}/api/competition/me?*`;
+      let sent = 0;
+      const answered: Promise<PageResponse | null>[] = [];
+      await page.route(held, async (route) => {
+        sent++;
+        await new Promise((r) => setTimeout(r, 1000));
+        answered.push(route.request().response());
+        await route.continue().catch(() => {});
+      });
+      try {
+        const logged = consoleErrors.length;
+        // Week 0 is not cached yet: its read starts, and is held.
+        await page.locator('.rail-week[data-week="0"]').click();
+        await expect.poll(() => sent).toBeGreaterThan(0);
+        await desktop.signOut();
+        // Every held read has gone on and been answered (and its console line, if any, written).
+        await expect.poll(() => answered.length).toBe(sent);
+        const statuses = await Promise.all(answered.map((r) => r.then((res) => res?.status())));
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+        expect(statuses.every((s) => s === 200)).toBe(true);
+        expect(consoleErrors.slice(logged)).toEqual([]);
+        expect((await desktop.context.cookies()).some((c) => c.name === "session")).toBe(false);
+      } finally {
+        await page.unroute(held);
+      }
     });
 
     it("says a refusal once, in the words of whoever refused", async () => {

@@ -42,13 +42,18 @@ export function useAccount(): Account {
 
 /**
  * A resource of the signed-in player's (null key while signed out, so nothing is asked), under
- * `["player", userId, …key]`: `changed()` (or the live stream) invalidates them all at once.
+ * `["player", userId, …key]`: `changed()` (or the live stream) invalidates them all at once. While signing out it
+ * asks nothing new (what is shown stays): the session is about to end, and a read reaching the server after it would
+ * be refused.
  */
 export function usePlayerResource<T>(
   key: ResourceKey | null,
   load: () => Promise<T>,
   opts: ResourceOptions = {},
 ): Resource<T> & { reload: () => void; refresh: () => void } {
-  const { user } = useAccount();
-  return useResource(user && key !== null ? ["player", user.id, ...key] : null, load, opts);
+  const { user, session } = useAccount();
+  return useResource(user && key !== null ? ["player", user.id, ...key] : null, load, {
+    ...opts,
+    paused: opts.paused || session.status === "signing-out",
+  });
 }

@@ -60,11 +60,35 @@ export function forget(prefix: QueryKey): void {
   queryClient.removeQueries({ queryKey: prefix });
 }
 
+/**
+ * Resolves once no query whose key starts with `prefix` is being fetched, or after `maxMs` (what sign-out waits
+ * for: a read of the player's that reached the server after the session ended would be refused, 401).
+ */
+export function fetchesSettled(prefix: QueryKey, maxMs = 2000): Promise<void> {
+  return new Promise((resolve) => {
+    const cache = queryClient.getQueryCache();
+    let unsubscribe = () => {};
+    const timer = setTimeout(() => done(), maxMs);
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const check = () => {
+      if (queryClient.isFetching({ queryKey: prefix }) === 0) done();
+    };
+    unsubscribe = cache.subscribe(check);
+    check();
+  });
+}
+
 export interface ResourceOptions {
   /** Refetch this often while shown (polling: what the live stream does not cover, or while it is down). */
   refetchIntervalMs?: number;
   /** How long an answer counts as fresh (default 5 s): 0 refetches on every focus or mount. */
   staleMs?: number;
+  /** While true, nothing is asked (no load, refetch or refresh); what is cached stays shown. */
+  paused?: boolean;
 }
 
 const queryOptions = (opts: ResourceOptions) => ({
@@ -83,7 +107,7 @@ export function useResource<T>(
     queryKey: (key ?? ["idle"]) as QueryKey,
     // `load` is read through a ref: callers may pass a new closure on every render.
     queryFn: () => loadRef.current(),
-    enabled: key !== null,
+    enabled: key !== null && !opts.paused,
     ...queryOptions(opts),
   });
   const [observer] = useState(() => new QueryObserver<T>(queryClient, options));
@@ -105,9 +129,11 @@ export function useResource<T>(
 
   const keyRef = useRef(key);
   keyRef.current = key;
+  const pausedRef = useRef(opts.paused);
+  pausedRef.current = opts.paused;
   const [actions] = useState(() => ({
     refresh: () => {
-      if (keyRef.current) void observer.refetch();
+      if (keyRef.current && !pausedRef.current) void observer.refetch();
     },
     reload: () => {
       if (keyRef.current)

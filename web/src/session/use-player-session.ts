@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { Session } from "../account";
 import { ApiError, api, type Providers, type User } from "../api";
-import { forget, type Resource, useResource } from "../use-resource";
+import { fetchesSettled, forget, type Resource, useResource } from "../use-resource";
 import { startIdentitySignIn, takeIdentityResponse } from "./identity-sign-in";
 import {
   probablySignedIn,
@@ -84,6 +84,9 @@ export function usePlayerSession(deps: {
     const u = session.user;
     setSession({ status: "signing-out", user: u });
     try {
+      // A read of the player's already on its way is answered first (the player's reads ask nothing new while
+      // signing out): one reaching the server after the session ended would be refused.
+      await fetchesSettled(["player"]);
       await api.logout();
       rememberSignedIn(false);
       rememberWalletId(null);
