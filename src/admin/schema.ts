@@ -2,7 +2,7 @@
 import { type Static, Type } from "typebox";
 import { EVENT_ID_PATTERN } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
-import { IdString, InstantString } from "../shared/schema-types.js";
+import { DAY_PATTERN, IdString, InstantString } from "../shared/schema-types.js";
 import type { SP_TYPES } from "../shared/sp-types.js";
 
 export const WALLET_PATTERN = "^0x[0-9a-fA-F]{40}$";
@@ -108,7 +108,7 @@ export const EventResultBody = Type.Union(
 export const RaffleDrawBody = Type.Object(
   {
     date: Type.String({
-      pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+      pattern: DAY_PATTERN,
       format: "date",
       description: "The ended UTC day whose raffle to draw",
     }),

@@ -58,6 +58,8 @@ export const users = pgTable(
     uniqueIndex("users_oidc_key").on(t.oidcIssuer, t.oidcSubject),
     uniqueIndex("users_referral_code_key").on(t.referralCode),
     index("users_profile_xid_idx").on(t.profileXid),
+    // A referrer's referees, in id order (GET and POST /api/referrals page through them); only referred users.
+    index("users_referred_by_idx").on(t.referredBy, t.id).where(sql`${t.referredBy} is not null`),
   ],
 );
 

@@ -225,5 +225,7 @@ describe("POST /api/admin/raffle/draw", () => {
     expectError(await draw("2026-11-18", {}), 401, "UNAUTHENTICATED");
     expectInvalid(await draw("2026-13-01"), "body.date");
     expectInvalid(await draw("yesterday"), "body.date");
+    // Year 0: JavaScript's Date takes it and the day has ended, but PostgreSQL refuses it (before: a 500).
+    expectInvalid(await draw("0000-01-01"), "body.date");
   });
 });

@@ -273,4 +273,49 @@ describe("statuses and redeeming", () => {
     const me = await getData(t, "/api/competition/me?week=3", r.cookie);
     expect(me.qualification).toEqual({ rank: null, competitiveSp: 0, withinCutoff: false });
   });
+
+  it("counts and redeems every referee of a referrer with more than 1,000, and lists the newest 1,000", async () => {
+    // Before: the referees were read newest first, at most 1,000, so the oldest one's 500 SP was never pending
+    // nor redeemable, for ever (a redeem of the 1,000 left it out, and the next found nothing).
+    await putEvent(t, "ref-many");
+    const r = await newPlayer();
+    const REFEREES = 1001;
+    // 1,001 referees written directly (signing each in would take minutes), each with one lost prediction.
+    const made = await rows<{ id: string }>(
+      t.database.db,
+      sql`insert into users (wallet, display_name, referral_code, referred_by)
+          select '0xf' || lpad(to_hex(g), 39, '0'), 'referee ' || g, 'MANY' || g, ${BigInt(r.userId)}
+          from generate_series(1, ${REFEREES}) g
+          returning id::text as id`,
+    );
+    await t.database.db.execute(
+      sql`insert into predictions (user_id, version, event_id, market, outcome, odds_milli, stake, status, payout,
+                                   placed_at, settled_at)
+          select u.id, 1, 'ref-many', '1x2', 'away', 3100, 10, 'lost', 0, ${NOW}, ${AFTER_MATCH}
+          from users u where u.referred_by = ${BigInt(r.userId)}`,
+    );
+    const ids = made.map((m) => BigInt(m.id)).sort((a, b) => (a < b ? 1 : -1));
+
+    const before = await referrals(r.cookie);
+    expect(before).toMatchObject({ referredCount: 1001, pendingRewardSp: 1001 * 500, redeemedRewardSp: 0 });
+    // The newest 1,000, newest first: every referee but the oldest.
+    expect(before.referees.map((x: { userId: string }) => x.userId)).toEqual(ids.slice(0, 1000).map(String));
+    expect(new Set(before.referees.map((x: { status: string }) => x.status))).toEqual(
+      new Set(["redeemable"]),
+    );
+
+    expect(dataOf(await redeem(r.cookie))).toEqual({ redeemedSp: 1001 * 500, redeemedCount: 1001 });
+    expect(dataOf(await redeem(r.cookie))).toEqual({ redeemedSp: 0, redeemedCount: 0 });
+    expect(await referrals(r.cookie)).toMatchObject({
+      referredCount: 1001,
+      pendingRewardSp: 0,
+      redeemedRewardSp: 1001 * 500,
+    });
+    expect(await totalSp(r.userId)).toBe(1001 * 500);
+    const [oldest] = await rows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from sp_ledger where external_id = ${`referral:${ids[ids.length - 1]}`}`,
+    );
+    expect(oldest!.n).toBe("1");
+  });
 });

@@ -4,12 +4,16 @@
  *   identities; 18 digits stays inside PostgreSQL's bigint, so no valid-looking id can overflow a query).
  * - `InstantString`: an ISO 8601 instant with a zone, years 0001–9999, no leap second (JavaScript cannot represent
  *   23:59:60, PostgreSQL refuses year 0): whatever passes, `new Date()` and the database both accept.
+ * - `DAY_PATTERN`: a day `YYYY-MM-DD` (with `format: "date"`), years 0001–9999 for the same reason.
  */
 import { type Static, type TSchema, Type } from "typebox";
 
 export const ID_PATTERN = "^[1-9]\\d{0,17}$";
 export const INSTANT_PATTERN =
   "^(?!0000)\\d{4}-\\d{2}-\\d{2}T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$";
+
+/** A UTC day `YYYY-MM-DD`, years 0001–9999 (PostgreSQL refuses year 0, which JavaScript's Date accepts). */
+export const DAY_PATTERN = "^(?!0000)\\d{4}-\\d{2}-\\d{2}$";
 
 export const IdString = (options: { description?: string } = {}) =>
   Type.String({ pattern: ID_PATTERN, ...options });

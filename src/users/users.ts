@@ -317,16 +317,18 @@ export async function findPayoutAccounts(
   return new Map(found.map((r) => [r.id, { account: r.payout_address ?? r.wallet, wallet: r.wallet }]));
 }
 
-/** Users referred by `referrerId`, newest first (at most `limit`). */
-export async function refereesOf(
+/** Users referred by `referrerId` with an id above `afterId` (null: from the first), oldest first, at most `limit`. */
+export async function refereesAfter(
   q: Queryable,
   referrerId: bigint,
-  limit = 1000,
+  afterId: string | null,
+  limit: number,
 ): Promise<Array<{ userId: string; displayName: string; joinedAt: Date }>> {
   const found = await rows<{ user_id: string; display_name: string; created_at: Date }>(
     q,
-    sql`select id::text as user_id, display_name, created_at from users where referred_by = ${referrerId}
-        order by id desc limit ${limit}`,
+    sql`select id::text as user_id, display_name, created_at from users
+        where referred_by = ${referrerId} and id > ${afterId === null ? 0n : BigInt(afterId)}
+        order by id limit ${limit}`,
   );
   return found.map((r) => ({
     userId: r.user_id,
