@@ -6,7 +6,7 @@ import { ok, okSchema } from "../http/envelope.js";
 import { Nullable } from "../shared/schema-types.js";
 import { claimDailyCredits, type DailyCreditDeps, getDailyClaimInfo } from "./daily-credits.js";
 import { getDailyRaffle, type RaffleDeps } from "./daily-raffle.js";
-import { getReferrals, type ReferralDeps, redeemReferrals } from "./referrals.js";
+import { getReferrals, LISTED_REFEREES, type ReferralDeps, redeemReferrals } from "./referrals.js";
 
 const Iso = Type.String({ format: "date-time" });
 
@@ -26,6 +26,10 @@ const ReferralsResponse = Type.Object(
         },
         { title: "Referee" },
       ),
+      {
+        maxItems: LISTED_REFEREES,
+        description: `The newest ${LISTED_REFEREES} referees, newest first; the counts cover every referee`,
+      },
     ),
   },
   { title: "Referrals" },

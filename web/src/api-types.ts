@@ -924,6 +924,7 @@ export interface components {
       referredCount: number;
       pendingRewardSp: number;
       redeemedRewardSp: number;
+      /** @description The newest 1000 referees, newest first; the counts cover every referee */
       referees: components["schemas"]["Referee"][];
     };
     /** SignedInUser */
