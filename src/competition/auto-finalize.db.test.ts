@@ -7,9 +7,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call, createTestApp, FINALIZE, type TestApp } from "../../test/app.js";
 import { createScratchPostgres, testEngine } from "../../test/db.js";
 import { captureLog } from "../../test/log-capture.js";
+import { competitionDepsFor } from "../app-deps.js";
+import { betCursorName } from "../chain/bet-indexer.js";
 import { type Database, type Db, openDatabase, rows, sql } from "../db/client.js";
 import { LOCK_KEYS, leaderLockFor } from "../db/leader-lock.js";
-import { jobCompetitionDeps, startOperationsJobs } from "../jobs/operations-jobs.js";
+import { startOperationsJobs } from "../jobs/operations-jobs.js";
 import { finalizeFailuresTotal } from "../metrics/app-metrics.js";
 import { autoFinalizer } from "./auto-finalize.js";
 
@@ -86,11 +88,53 @@ describe("auto-finalize", () => {
     expect(await announced(t.database.db)).toEqual([0]);
   });
 
+  it("waits for the bet indexer to pass the week's end before finalizing it, as every other path does", async () => {
+    // Before: the job built its own dependencies without the bet indexer's progress, so it finalized week 0 at
+    // 00:05 with no chain bet indexed (the HTTP finalize answered 409 BETS_NOT_INDEXED meanwhile).
+    const contract = "0x2946259E0334f33A064106302415aD3391BeD384";
+    const t = await app({
+      now: new Date("2026-11-10T00:06:00.000Z"), // week 0 is due
+      env: {
+        CHAIN_VERIFIER: "rpc",
+        CHAIN_RPC_URL: "http://127.0.0.1:1/", // never answers: the indexer stays where the test puts it
+        CHAIN_ID: "8453",
+        BETTING_CONTRACT_ADDRESS: contract,
+        ODDS_SIGNER_PRIVATE_KEY: "0x4442369ed0f9186ed28c3a7f804ca928593fedabb965d3322630570b19770f80",
+        PAYOUT_SIGNER_PRIVATE_KEY: "0x9d0cbbc46d43d6b3a8cef3ad7e4a2b0b8a4c1f3e5d7b9a1c3e5f7092b4d6f8a1",
+      },
+    });
+    expect(t.config.betIndexer).not.toBeNull();
+    const log = captureLog();
+    const jobs = startOperationsJobs({
+      config: t.config,
+      database: t.database,
+      clock: t.clock,
+      log,
+      overrides: { finalizeIntervalMs: 20 },
+    });
+    open.push({ close: () => jobs.stop() });
+    const indexedUpTo = (blockTime: string, number: bigint) =>
+      t.database.db.execute(
+        sql`insert into chain_blocks (name, number, hash, block_time)
+            values (${betCursorName(8453, contract)}, ${number}, ${`0x${"ab".repeat(32)}`}, ${new Date(blockTime)})`,
+      );
+    // Nothing indexed, then a block a second before week 0's end: ten ticks or more, week 0 stays open.
+    await new Promise((r) => setTimeout(r, 250));
+    await indexedUpTo("2026-11-09T23:59:59.000Z", 100n);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await finalizedWeeks(t.database.db)).toEqual([]);
+    expect(log.lines.filter((l) => l.level === "error")).toEqual([]);
+    // A final block past the end: the next tick finalizes it.
+    await indexedUpTo("2026-11-10T00:00:01.000Z", 101n);
+    await until(async () => (await finalizedWeeks(t.database.db)).length === 1);
+    expect(await finalizedWeeks(t.database.db)).toEqual([0]);
+  });
+
   it("catches up every due week in order after a downtime", async () => {
     // Sat 2026-11-21: weeks 0 and 1 are both due.
     const t = await app({ now: new Date("2026-11-21T00:00:00.000Z") });
     const finalizer = autoFinalizer({
-      competition: jobCompetitionDeps(t.config, t.database, t.clock),
+      competition: competitionDepsFor(t.config, t.database, t.clock),
       lock: leaderLockFor(null, t.database, LOCK_KEYS.autoFinalize),
       graceSeconds: 300,
       log: captureLog(),
@@ -117,7 +161,7 @@ describe("auto-finalize", () => {
     }) as Db;
     const log = captureLog();
     const finalizer = autoFinalizer({
-      competition: { ...jobCompetitionDeps(t.config, t.database, t.clock), bulkDb: flaky },
+      competition: { ...competitionDepsFor(t.config, t.database, t.clock), bulkDb: flaky },
       lock: leaderLockFor(null, t.database, LOCK_KEYS.autoFinalize),
       graceSeconds: 300,
       log,

@@ -7,7 +7,7 @@
  * - `outbox-prune`: hourly, domain events past their retention and finished webhook messages older than 7 days.
  * Each job logs through a child logger carrying `{job}`; a failed run is logged and retried at its next turn.
  */
-import { feeProgress, prizeDistributorOf } from "../chain/chain-deps.js";
+import { competitionDepsFor } from "../app-deps.js";
 import { type PollingJob, type RunningJobs, startJobs } from "../chain/job-runner.js";
 import type { Clock } from "../clock.js";
 import { AUTO_FINALIZE_JOB, autoFinalizer } from "../competition/auto-finalize.js";
@@ -42,26 +42,15 @@ export interface OperationsJobsDeps {
   };
 }
 
-/** The competition use cases' dependencies as the app builds them (without the app's rank cache). */
-export function jobCompetitionDeps(config: Config, database: Database, clock: Clock): CompetitionDeps {
-  return {
-    db: database.db,
-    bulkDb: database.bulkDb,
-    clock,
-    season: { seasonStart: config.seasonStart, weekOneStart: config.weekOneStart },
-    incentiveMicro: config.protocolIncentiveMicro,
-    feesIndexedThrough: feeProgress(config, database.db),
-    prizeDistributor: prizeDistributorOf(config),
-  };
-}
-
 export function startOperationsJobs(deps: OperationsJobsDeps): RunningJobs {
   const { config, database, clock, overrides = {} } = deps;
   const jobs: PollingJob[] = [];
   const lock = leaderLockFor(config.databaseUrl, database, LOCK_KEYS.autoFinalize);
   if (config.autoFinalize) {
     const finalizer = autoFinalizer({
-      competition: { ...jobCompetitionDeps(config, database, clock), ...overrides.competition },
+      // The same dependencies as every other path to finalizeWeek, so the same guards (FEES_NOT_INDEXED,
+      // BETS_NOT_INDEXED): the job's own list once left out the bet indexer's progress.
+      competition: { ...competitionDepsFor(config, database, clock), ...overrides.competition },
       lock,
       graceSeconds: config.finalizeGraceSeconds,
       log: deps.log.child({ job: AUTO_FINALIZE_JOB }),
