@@ -78,6 +78,8 @@ async function finalizeOrServe(deps: CompetitionDeps, input: { week: number }): 
   return { result, alreadyFinalized, wallets };
 }
 
+const REPEATABLE_READ = { isolationLevel: "repeatable read" } as const;
+
 async function finalizeOnce(
   deps: CompetitionDeps,
   week: number,
@@ -108,6 +110,10 @@ async function finalizeOnce(
       );
     }
   }
+  // REPEATABLE READ: the week's live ladder is read several times below (its Qualification snapshot, the top 25,
+  // eligibility, the Champions ladder), all from one snapshot, so an SP row committing meanwhile is in none of
+  // them rather than in some. A finalizer that loses the claim to one that committed after its snapshot gets a
+  // serialization failure, and its retry (db/client.ts) serves the stored result.
   return (deps.bulkDb ?? deps.db).transaction(async (tx) => {
     // The opening week has no week before it.
     if (week > 0 && !(await findWeekResult(tx, week - 1))) {
@@ -177,5 +183,5 @@ async function finalizeOnce(
       payload: presentWeekFinalized(result, wallets, tree.root),
     });
     return { result, alreadyFinalized: false };
-  });
+  }, REPEATABLE_READ);
 }
