@@ -6,7 +6,7 @@
  */
 import type { Db } from "../db/client.js";
 import { readDomainEvents, skipDomainEvents, withConsumerCursor } from "../domain-events/domain-events.js";
-import { hasSubscriptions, insertMessages } from "./webhooks.repository.js";
+import { hasSubscriptions, holdSubscriptions, insertMessages } from "./webhooks.repository.js";
 
 export const WEBHOOK_CONSUMER = "webhooks";
 
@@ -29,7 +29,10 @@ export async function fanOutDomainEvents(
     const done = await withConsumerCursor(db, WEBHOOK_CONSUMER, async (tx, after) => {
       // No subscription: no event so far makes a message (a subscription receives only events recorded after it
       // was created), so the cursor passes them all in one statement instead of reading them in batches (a
-      // settle of 100,000 predictions records 100,000 events).
+      // settle of 100,000 predictions records 100,000 events). The subscriptions are held first: without it, a
+      // subscription created and then an event committed between the check and the skip made that event pass
+      // unsent, for good.
+      await holdSubscriptions(tx);
       if (!(await hasSubscriptions(tx))) {
         const { next, passed } = await skipDomainEvents(tx, after);
         return { next, result: { events: passed, messages: 0 } };

@@ -19,6 +19,14 @@ export async function listSubscriptions(q: Queryable): Promise<SubscriptionRow[]
 }
 
 /** True when any subscription exists. */
+/**
+ * Holds the subscriptions as they are until `tx` ends (SHARE: a subscription being created, changed or deleted waits
+ * for it, and it waits for one already under way), so what `tx` decides from them stays true while it acts on it.
+ */
+export async function holdSubscriptions(tx: Tx): Promise<void> {
+  await tx.execute(sql`lock table webhook_subscriptions in share mode`);
+}
+
 export async function hasSubscriptions(q: Queryable): Promise<boolean> {
   const [row] = await q.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions).limit(1);
   return row !== undefined;
