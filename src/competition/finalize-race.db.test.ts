@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, FINALIZE, type TestApp } from "../../test/app.js";
 import { testEngine } from "../../test/db.js";
 import { buildEventBody } from "../../test/factories.js";
+import { withStatementHook } from "../../test/statement-hook.js";
 import { competitionDepsFor } from "../app-deps.js";
-import { type Db, rows, sql } from "../db/client.js";
+import { rows, sql } from "../db/client.js";
 import { finalizeWeek } from "./finalize-week.js";
 
 let t: TestApp;
@@ -28,42 +29,6 @@ const addSp = (i: number, amount: number, eventId: string, externalId: string) =
     headers: ADMIN,
     payload: { wallet: wallet(i), type: "PREDICTION", amount, eventId, externalId },
   });
-
-/** `db` whose transactions run `after(statement)` once a statement matching `when` has run in them. */
-function injecting(db: Db, when: (text: string) => boolean, after: () => Promise<void>): Db {
-  let done = false;
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop !== "transaction") return Reflect.get(target, prop, receiver);
-      // biome-ignore lint/suspicious/noExplicitAny: the transaction's own signature, passed through
-      return (work: (tx: any) => Promise<unknown>, ...rest: any[]) =>
-        // biome-ignore lint/suspicious/noExplicitAny: as above
-        target.transaction(
-          async (tx: any) => {
-            const watched = new Proxy(tx, {
-              get(inner, p, r) {
-                if (p !== "execute") return Reflect.get(inner, p, r);
-                // biome-ignore lint/suspicious/noExplicitAny: a drizzle SQL object
-                return async (query: any) => {
-                  const result = await inner.execute(query);
-                  const text = (query.queryChunks ?? [])
-                    .map((c: unknown) => (typeof c === "object" && c && "value" in c ? String(c.value) : ""))
-                    .join("");
-                  if (!done && when(text)) {
-                    done = true;
-                    await after();
-                  }
-                  return result;
-                };
-              },
-            });
-            return work(watched);
-          },
-          ...rest,
-        );
-    },
-  }) as Db;
-}
 
 describe("finalize and an SP row committed while it runs", () => {
   it.runIf(testEngine === "postgres")(
@@ -97,13 +62,12 @@ describe("finalize and an SP row committed while it runs", () => {
       // not in the stored Qualification ladder, yet first in the Champions ladder, paid the first prize, and
       // counted as a qualifier (3 qualifiers among 2 participants).
       const deps = competitionDepsFor(t.config, t.database, t.clock);
-      const bulkDb = injecting(
-        deps.bulkDb ?? deps.db,
-        (text) => text.includes("'qualification'") && text.includes("from week_user_sp"),
-        async () => {
+      const bulkDb = withStatementHook(deps.bulkDb ?? deps.db, {
+        when: (text) => text.includes("'qualification'") && text.includes("from week_user_sp"),
+        after: async () => {
           expect((await addSp(3, 500, "race-w1", "race-w1-late")).status).toBe(201);
         },
-      );
+      });
       const { result } = await finalizeWeek({ ...deps, bulkDb }, { week: 1 });
 
       const ids = new Map<string, number>();

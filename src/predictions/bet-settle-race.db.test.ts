@@ -9,12 +9,15 @@
  * Events kick off Wed 2026-11-25 18:00 UTC; the clock stays at Fri 2026-11-20 12:00 UTC.
  */
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { testEngine } from "../../test/db.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { lockEventAgainstBets, lockEventsForBets } from "../events/events.js";
-import { insertOpenPredictions } from "./predictions.repository.js";
+import { insertOpenPredictions, insertQuote } from "./predictions.repository.js";
+import { type ChainBetLog, recordChainBets } from "./record-chain-bets.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 
@@ -40,6 +43,10 @@ function watch<T>(p: Promise<T>) {
     return v;
   });
   return w;
+}
+
+async function rowsOf<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 async function predictionsOf(eventId: string) {
@@ -135,6 +142,102 @@ describe("a bet and the settlement of its event", () => {
     expect(await predictionsOf("race-late")).toEqual([]);
     expect(await balanceOf(p.userId)).toBe(before);
   });
+
+  it.runIf(testEngine === "postgres")(
+    "a chain bet judged while its event's settlement runs is settled with it, not left open",
+    async () => {
+      // Before: the indexer opened the pending bet and read the event, with no result yet, while the settlement
+      // (past its read of the open predictions) waited on a row; the settlement then committed without the bet,
+      // and the bet stayed open for ever: a winner never paid, and a second result post changes nothing.
+      await putEvent(t, "race-chain");
+      const v1 = await newPlayer();
+      dataOf(await bet(t, v1.cookie, home("race-chain")), 201);
+      const chainPlayer = await newPlayer();
+      const bettor = chainPlayer.wallet.toLowerCase();
+      const contract = `0x${"22".repeat(20)}`;
+      const digest = `0x${"44".repeat(32)}`;
+      const expiresAt = new Date(NOW.getTime() + 10 * 60_000);
+      await insertQuote(t.database.db, {
+        digest,
+        userId: BigInt(chainPlayer.userId),
+        bettor,
+        chainId: 1,
+        contract,
+        signer: `0x${"11".repeat(20)}`,
+        eventId: "race-chain",
+        market: "1x2",
+        outcome: "home",
+        marketId: `0x${"33".repeat(32)}`,
+        outcomeIndex: 0,
+        oddsMilli: 2150n,
+        expiresAt,
+        signature: "0x00",
+      });
+      const log: ChainBetLog = {
+        bettor,
+        signer: `0x${"11".repeat(20)}`,
+        marketId: `0x${"33".repeat(32)}`,
+        outcomeIndex: 0,
+        amount: 2_000_000n,
+        odds: 2150n,
+        expiry: BigInt(expiresAt.getTime() / 1000),
+        minedAt: new Date(NOW.getTime() + 60_000),
+        chainId: 1,
+        contract,
+        txHash: `0x${"55".repeat(32)}`,
+        logIndex: 0,
+        blockNumber: 100n,
+        blockHash: `0x${"66".repeat(32)}`,
+        digest,
+      };
+      const deps = {
+        db: t.database.db,
+        clock: t.clock,
+        season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
+        spPerUsdc: t.config.spPerUsdc,
+        welcomeCredits: t.config.welcomeCredits,
+      };
+      // Seen in a block not yet final: pending.
+      await t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: false }));
+
+      // The settlement held up on the v1 winner's user row (as a large settle takes seconds): another connection
+      // holds it.
+      const [{ name }] = (await rowsOf<{ name: string }>(sql`select current_database() as name`)) as [
+        { name: string },
+      ];
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const holder = new pg.Client({ connectionString: url.toString() });
+      await holder.connect();
+      try {
+        await holder.query("begin");
+        await holder.query("select id from users where id = $1 for update", [v1.userId]);
+        t.clock.set(new Date("2026-11-25T20:00:00.000Z"));
+        const settle = watch(postResult(t, "race-chain", { status: "finished", winningOutcome: "home" }));
+        await sleep(300);
+        expect(settle.done).toBe(false);
+        // Its block is final now: the indexer judges it while the settlement runs.
+        const judged = watch(
+          t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: true })),
+        );
+        await sleep(300);
+        await holder.query("commit");
+        expect(dataOf(await settle.promise)).toMatchObject({ settled: 1 });
+        await judged.promise;
+      } finally {
+        await holder.end();
+        t.clock.set(NOW);
+      }
+      const after = await rowsOf<{ version: number; status: string; payout_micro: string | null }>(
+        sql`select version, status, payout_micro::text from predictions where event_id = 'race-chain' order by id`,
+      );
+      // 2 USDC at 2.15: 4.30 USDC back.
+      expect(after).toEqual([
+        { version: 1, status: "won", payout_micro: null },
+        { version: 2, status: "won", payout_micro: "4300000" },
+      ]);
+    },
+  );
 
   it("30 bets fired with a settlement: each is settled or refused, none left open, refused ones debit nothing", async () => {
     await putEvent(t, "race-many");

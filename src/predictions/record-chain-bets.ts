@@ -22,7 +22,7 @@
  */
 import type { Tx } from "../db/client.js";
 import { bettingClosesAt } from "../events/betting-window.js";
-import { findEvent, type StoredMarket } from "../events/events.js";
+import { type EventRow, lockEventsForBets, type StoredMarket } from "../events/events.js";
 import { reverseSpEntry } from "../ledger/ledger.js";
 import { ensureWalletUser } from "../ledger/register-user.js";
 import { judgeChainBet, type PlacedLog } from "./onchain-bet-rules.js";
@@ -70,13 +70,26 @@ export async function recordChainBets(
 ): Promise<{ created: number; bets: Array<{ prediction: PredictionRow; bettor: string }> }> {
   let created = 0;
   const recorded: Array<{ prediction: PredictionRow; bettor: string }> = [];
+  const quotes = new Map<string, QuoteRow | null>();
+  for (const log of logs)
+    if (!quotes.has(log.digest)) quotes.set(log.digest, await findQuote(tx, log.digest));
+  // Judging opens bets: first the bet locks of their events, shared, as a bet placed through the API takes them, so
+  // a settlement running now is waited for and its result seen (the bet is then settled here), or it waits for
+  // this transaction and finds the bets open. All in one sorted statement before anything is written: the
+  // settlement takes its lock before its rows too, so neither can hold what the other waits for.
+  const events = opts.final
+    ? await lockEventsForBets(
+        tx,
+        [...quotes.values()].flatMap((q) => (q ? [q.eventId] : [])),
+      )
+    : null;
   for (const log of logs) {
     const where = { txHash: log.txHash, logIndex: log.logIndex, blockNumber: String(log.blockNumber) };
     if (log.amount > INT64_MAX || log.odds > INT64_MAX) {
       deps.log?.warn(where, "BetPlaced log with a stake or odds beyond 64 bits not recorded");
       continue;
     }
-    const quote = await findQuote(tx, log.digest);
+    const quote = quotes.get(log.digest);
     if (!quote) {
       deps.log?.warn(where, "BetPlaced log placed with no quote of this service not recorded");
       continue;
@@ -93,7 +106,8 @@ export async function recordChainBets(
     } else if (row.blockHash !== log.blockHash) {
       row = await moveChainBet(tx, row.id, { blockNumber: log.blockNumber, blockHash: log.blockHash });
     }
-    if (opts.final && row.status === "pending") row = await judge(tx, deps, row, quote, log);
+    if (events && row.status === "pending")
+      row = await judge(tx, deps, row, quote, log, events.get(quote.eventId)!);
     recorded.push({ prediction: row, bettor: log.bettor });
   }
   return { created, bets: recorded };
@@ -136,8 +150,9 @@ async function judge(
   row: PredictionRow,
   quote: QuoteRow,
   log: ChainBetLog,
+  /** The bet's event, read once its bet lock was held (recordChainBets). */
+  event: EventRow,
 ): Promise<PredictionRow> {
-  const event = (await findEvent(tx, quote.eventId))!;
   const verdict = judgeChainBet({
     quote,
     log,

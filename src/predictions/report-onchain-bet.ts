@@ -16,7 +16,7 @@
  * replay with the same details returns it, anything else is 409 CONFLICT.
  */
 import { AppError } from "../errors.js";
-import { findEvent, lockEventForBet } from "../events/events.js";
+import { lockEventForBet } from "../events/events.js";
 import { parseOddsMilli, parseUsdc } from "../shared/money.js";
 import { checksumWallet } from "../users/presenters.js";
 import { assertEventOpen, currentOddsMilli } from "./bet-rules.js";
@@ -174,13 +174,15 @@ export async function verifyPendingBet(
   if (verdict.status === "pending") return p;
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
+    // The event's bet lock first (shared), as recordChainBets and a bet placed through the API take it: a
+    // settlement running now is waited for and its result seen, or it waits for this bet and finds it open.
+    const event = await lockEventForBet(tx, p.eventId);
     const resolved = await resolvePending(
       tx,
       p.id,
       verdict.status === "confirmed" ? { status: "open" } : verdict,
     );
     if (resolved?.status !== "open") return;
-    const event = await findEvent(tx, resolved.eventId);
     if (event?.result) await settlePrediction(tx, deps, resolved, event, event.result as EventResult, now);
   });
   return (await findPrediction(deps.db, p.id))!;

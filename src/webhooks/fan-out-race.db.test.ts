@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp, type TestApp } from "../../test/app.js";
 import { testEngine } from "../../test/db.js";
 import { putEvent } from "../../test/player-api.js";
-import { type Db, rows, sql } from "../db/client.js";
+import { withStatementHook } from "../../test/statement-hook.js";
+import { rows, sql } from "../db/client.js";
 import { fanOutDomainEvents } from "./fan-out.js";
 
 let t: TestApp;
@@ -16,43 +17,6 @@ beforeAll(async () => {
   t = await createTestApp({ now: new Date("2026-11-20T00:00:00.000Z") });
 });
 afterAll(async () => t?.close());
-
-/** `db` whose transactions call `before()` (not awaited) right before their first statement matching `when`. */
-function racing(db: Db, when: (text: string) => boolean, before: () => void): Db {
-  let done = false;
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop !== "transaction") return Reflect.get(target, prop, receiver);
-      // biome-ignore lint/suspicious/noExplicitAny: the transaction's own signature, passed through
-      return (work: (tx: any) => Promise<unknown>, ...rest: any[]) =>
-        // biome-ignore lint/suspicious/noExplicitAny: as above
-        target.transaction(
-          async (tx: any) => {
-            const watched = new Proxy(tx, {
-              get(inner, p, r) {
-                if (p !== "execute") return Reflect.get(inner, p, r);
-                // biome-ignore lint/suspicious/noExplicitAny: a drizzle SQL object
-                return async (query: any) => {
-                  const text = (query.queryChunks ?? [])
-                    .map((c: unknown) => (typeof c === "object" && c && "value" in c ? String(c.value) : ""))
-                    .join("");
-                  if (!done && when(text)) {
-                    done = true;
-                    before();
-                    // Time for what `before` started to commit, if nothing holds it back.
-                    await new Promise((r) => setTimeout(r, 300));
-                  }
-                  return inner.execute(query);
-                };
-              },
-            });
-            return work(watched);
-          },
-          ...rest,
-        );
-    },
-  }) as Db;
-}
 
 describe("webhook fan-out with no subscription yet", () => {
   it.runIf(testEngine === "postgres")(
@@ -66,10 +30,9 @@ describe("webhook fan-out with no subscription yet", () => {
       // the event is settled. Before: both committed at once, the skip passed the settle's event, and no message
       // was ever made for it.
       let settled: Promise<number> | null = null;
-      const db = racing(
-        t.database.db,
-        (text) => text.includes("readable as"),
-        () => {
+      const db = withStatementHook(t.database.db, {
+        when: (text) => text.includes("readable as"),
+        before: async () => {
           settled = (async () => {
             const sub = await call(t.app, {
               method: "POST",
@@ -86,8 +49,10 @@ describe("webhook fan-out with no subscription yet", () => {
             });
             return res.status;
           })();
+          // Time for both to commit, if nothing holds them back.
+          await new Promise((r) => setTimeout(r, 300));
         },
-      );
+      });
       await fanOutDomainEvents(db);
       expect(await settled).toBe(200);
       await fanOutDomainEvents(t.database.db);
