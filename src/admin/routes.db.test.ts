@@ -267,6 +267,29 @@ describe("PUT /api/admin/events/:id", () => {
   });
 });
 
+describe("PUT /api/admin/events/:id, concurrently", () => {
+  it("creates a new event once under 10 concurrent PUTs: one 201, nine 200, no 500", async () => {
+    // Before, on PostgreSQL: every PUT found no row to lock and inserted; all but one failed on the primary key
+    // with a 500 (two feed instances, or a feed's retry, importing the same new event).
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call(t.app, {
+          method: "PUT",
+          url: "/api/admin/events/concurrent-new",
+          headers: ADMIN,
+          payload: buildEventBody(),
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const [stored] = await rows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from events where id = 'concurrent-new'`,
+    );
+    expect(stored!.n).toBe("1");
+  });
+});
+
 describe("POST /api/admin/sp-transactions", () => {
   it("creates the user of an unknown wallet and matches the wallet case-insensitively", async () => {
     const before = Number((await tableCounts())!.users);

@@ -27,9 +27,10 @@ export async function lockEvent(tx: Tx, id: string): Promise<EventRow | null> {
   return row ?? null;
 }
 
-export async function insertEvent(tx: Tx, values: NewEvent): Promise<EventRow> {
-  const [row] = await tx.insert(events).values(values).returning();
-  return row!;
+/** Inserts a new event; null when one with its id exists (created meanwhile by another transaction). */
+export async function insertEvent(tx: Tx, values: NewEvent): Promise<EventRow | null> {
+  const [row] = await tx.insert(events).values(values).onConflictDoNothing({ target: events.id }).returning();
+  return row ?? null;
 }
 
 export async function updateEvent(tx: Tx, id: string, values: Partial<NewEvent>): Promise<EventRow> {

@@ -61,8 +61,8 @@ export async function upsertEvent(
   const markets = toStoredMarkets(input.markets);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const existing = await lockEvent(tx, id);
-    const values = {
+    let existing = await lockEvent(tx, id);
+    const valuesAfter = (before: EventRow | null) => ({
       sport: input.sport,
       league: input.league,
       homeTeam: input.homeTeam,
@@ -70,21 +70,34 @@ export async function upsertEvent(
       kickoffAt,
       warmup: input.warmup ?? false,
       status: input.status ?? "scheduled",
-      closedAt: closedAtAfter(existing, { status: input.status ?? "scheduled" }, now),
+      closedAt: closedAtAfter(before, { status: input.status ?? "scheduled" }, now),
       markets,
       oddsUpdatedAt: now,
       updatedAt: now,
-    };
+    });
     if (!existing) {
-      const event = await insertEvent(tx, { id, ...values });
-      await recordEventChanges(tx, null, event);
-      return { event, created: true };
+      const event = await insertEvent(tx, { id, ...valuesAfter(null) });
+      if (event) {
+        await recordEventChanges(tx, null, event);
+        return { event, created: true };
+      }
+      // Created meanwhile by another request (two feed instances, a retry): the insert waited for it to commit;
+      // this one updates it (before: a 500 on the primary key).
+      existing = (await lockEvent(tx, id))!;
     }
+    const values = valuesAfter(existing);
     if (
       existing.result &&
-      (values.status !== existing.status || kickoffAt.getTime() !== existing.kickoffAt.getTime())
+      (values.status !== existing.status ||
+        kickoffAt.getTime() !== existing.kickoffAt.getTime() ||
+        !isDeepStrictEqual(marketKeys(markets), marketKeys(existing.markets as StoredMarket[])))
     ) {
-      throw new AppError("CONFLICT", `Event ${id} is settled; its status and kickoff can no longer change`);
+      // Its markets and outcomes too: the stored result names them (the same result posted again is checked
+      // against them), and its predictions were settled on them. Odds and labels may still change.
+      throw new AppError(
+        "CONFLICT",
+        `Event ${id} is settled; its status, kickoff, markets and outcomes can no longer change`,
+      );
     }
     await moveEventSp(
       tx,
@@ -96,6 +109,11 @@ export async function upsertEvent(
     await recordEventChanges(tx, existing, event);
     return { event, created: false };
   });
+}
+
+/** The keys of an event's markets and of their outcomes, in order. */
+function marketKeys(markets: readonly StoredMarket[]): string[][] {
+  return markets.map((m) => [m.key, ...m.outcomes.map((o) => o.key)]);
 }
 
 /** The live stream's events of an event created (`before` null) or updated. */

@@ -9,8 +9,9 @@
  * in week 3 = [Tue 2026-11-24, Tue 2026-12-01), unless a test says otherwise.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
+import { ADMIN, call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
+import { buildEventBody, buildMarket } from "../../test/factories.js";
 import {
   bet,
   betV2,
@@ -32,6 +33,14 @@ const AFTER_MATCH = new Date("2026-11-25T20:00:00.000Z"); // Wed, week 3, two ho
 const NEXT_WEEK = new Date("2026-12-02T10:00:00.000Z"); // Wed, week 4 = [Tue 2026-12-01, Tue 2026-12-08)
 
 let t: TestApp;
+/** PUT /api/admin/events/:id of the default event body with `over`, answered as it is. */
+const putEventRaw = (id: string, over: Record<string, unknown>) =>
+  call(t.app, {
+    method: "PUT",
+    url: `/api/admin/events/${id}`,
+    headers: ADMIN,
+    payload: buildEventBody(over),
+  });
 let trusting: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ now: NOW, env: NO_RATE_LIMITS });
@@ -231,6 +240,28 @@ describe("posting a finished result", () => {
     expectError(await postResult(t, "s-again", { status: "cancelled" }), 409, "CONFLICT");
     expect(await prediction(g.cookie, id)).toEqual(before);
     expect(await competitiveSp(3, g.userId)).toBe(310);
+
+    // Its markets and outcomes are fixed now: a PUT dropping the "total" market is 409 (before: 200, and the same
+    // result posted again was then a 400, "away is not an outcome of market total"); new odds are taken.
+    const onlyTotal = {
+      markets: [buildMarket("total", ["over", "Over 2.5", 1.9], ["under", "Under 2.5", 1.9])],
+      status: "finished",
+    };
+    expectError(await putEventRaw("s-again", onlyTotal), 409, "CONFLICT");
+    const newOdds = {
+      markets: [
+        buildMarket("1x2", ["home", "Home", 2.2], ["draw", "Draw", 3.3], ["away", "Away", 3.0]),
+        buildMarket("total", ["over", "Over 2.5", 1.8], ["under", "Under 2.5", 2.0]),
+      ],
+      status: "finished",
+    };
+    expect((await putEventRaw("s-again", newOdds)).status).toBe(200);
+    expect(dataOf(await postResult(t, "s-again", result)).alreadySettled).toBe(true);
+    expect(await prediction(g.cookie, id)).toMatchObject({
+      status: "won",
+      payout: 310,
+      settledAt: before.settledAt,
+    });
   });
 
   it("refuses a winner that is not an outcome of its market (400) and leaves the event open", async () => {
