@@ -11,13 +11,15 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
+import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
 import { testEngine } from "../../test/db.js";
 import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
 import { lockEventAgainstBets, lockEventsForBets } from "../events/events.js";
-import { insertOpenPredictions, insertQuote } from "./predictions.repository.js";
+import { trustVerifier } from "./chain-verifier.js";
+import { findPrediction, insertOpenPredictions, insertQuote } from "./predictions.repository.js";
 import { type ChainBetLog, recordChainBets } from "./record-chain-bets.js";
+import { verifyPendingBet } from "./report-onchain-bet.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 
@@ -47,6 +49,41 @@ function watch<T>(p: Promise<T>) {
 
 async function rowsOf<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * Posts `eventId`'s result (home wins) while another connection holds `heldUserId`'s row, so the settlement stops
+ * at that winner's ledger append, past its read of the open predictions (as a settle of 100,000 predictions runs
+ * for seconds); runs `during` meanwhile, then lets the settlement finish. PostgreSQL only.
+ */
+async function whileSettling(
+  eventId: string,
+  heldUserId: string,
+  during: () => Promise<unknown>,
+): Promise<void> {
+  const [{ name }] = (await rowsOf<{ name: string }>(sql`select current_database() as name`)) as [
+    { name: string },
+  ];
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const holder = new pg.Client({ connectionString: url.toString() });
+  await holder.connect();
+  try {
+    await holder.query("begin");
+    await holder.query("select id from users where id = $1 for update", [heldUserId]);
+    t.clock.set(new Date("2026-11-25T20:00:00.000Z"));
+    const settle = watch(postResult(t, eventId, { status: "finished", winningOutcome: "home" }));
+    await sleep(300);
+    expect(settle.done).toBe(false);
+    const work = watch(during());
+    await sleep(300);
+    await holder.query("commit");
+    expect(dataOf(await settle.promise)).toMatchObject({ settled: 1 });
+    await work.promise;
+  } finally {
+    await holder.end();
+    t.clock.set(NOW);
+  }
 }
 
 async function predictionsOf(eventId: string) {
@@ -200,36 +237,64 @@ describe("a bet and the settlement of its event", () => {
       // Seen in a block not yet final: pending.
       await t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: false }));
 
-      // The settlement held up on the v1 winner's user row (as a large settle takes seconds): another connection
-      // holds it.
-      const [{ name }] = (await rowsOf<{ name: string }>(sql`select current_database() as name`)) as [
-        { name: string },
-      ];
-      const url = new URL(process.env.DATABASE_URL!);
-      url.pathname = `/${name}`;
-      const holder = new pg.Client({ connectionString: url.toString() });
-      await holder.connect();
-      try {
-        await holder.query("begin");
-        await holder.query("select id from users where id = $1 for update", [v1.userId]);
-        t.clock.set(new Date("2026-11-25T20:00:00.000Z"));
-        const settle = watch(postResult(t, "race-chain", { status: "finished", winningOutcome: "home" }));
-        await sleep(300);
-        expect(settle.done).toBe(false);
-        // Its block is final now: the indexer judges it while the settlement runs.
-        const judged = watch(
-          t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: true })),
-        );
-        await sleep(300);
-        await holder.query("commit");
-        expect(dataOf(await settle.promise)).toMatchObject({ settled: 1 });
-        await judged.promise;
-      } finally {
-        await holder.end();
-        t.clock.set(NOW);
-      }
+      // Its block is final now: the indexer judges it while the settlement runs.
+      await whileSettling("race-chain", v1.userId, () =>
+        t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: true })),
+      );
       const after = await rowsOf<{ version: number; status: string; payout_micro: string | null }>(
         sql`select version, status, payout_micro::text from predictions where event_id = 'race-chain' order by id`,
+      );
+      // 2 USDC at 2.15: 4.30 USDC back.
+      expect(after).toEqual([
+        { version: 1, status: "won", payout_micro: null },
+        { version: 2, status: "won", payout_micro: "4300000" },
+      ]);
+    },
+  );
+
+  it.runIf(testEngine === "postgres")(
+    "a reported chain bet confirmed while its event's settlement runs is settled with it, not left open",
+    async () => {
+      // Trust mode's verifier confirms a reported transaction (verifyPendingBet): the same race as the indexer's.
+      await putEvent(t, "race-report");
+      const v1 = await newPlayer();
+      dataOf(await bet(t, v1.cookie, home("race-report")), 201);
+      const reporter = await newPlayer();
+      const reported = dataOf(
+        await call(t.app, {
+          method: "POST",
+          url: "/api/pred2earn/bet-placed-v2",
+          headers: { cookie: reporter.cookie },
+          payload: {
+            eventId: "race-report",
+            market: "1x2",
+            outcome: "home",
+            stakeUsdc: "2",
+            odds: 2.15,
+            txHash: `0x${"ab".repeat(32)}`,
+            chainId: 1,
+          },
+        }),
+        201,
+      );
+      expect(reported.prediction.status).toBe("pending");
+      const deps = {
+        db: t.database.db,
+        clock: t.clock,
+        season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
+        spPerUsdc: t.config.spPerUsdc,
+        welcomeCredits: t.config.welcomeCredits,
+        verifier: trustVerifier,
+        chain: null,
+        payouts: null,
+        acceptedChainIds: t.config.siweChainIds,
+      };
+      const row = (await findPrediction(t.database.db, BigInt(reported.prediction.id)))!;
+      await whileSettling("race-report", v1.userId, () =>
+        verifyPendingBet(deps, row, reporter.wallet.toLowerCase()),
+      );
+      const after = await rowsOf<{ version: number; status: string; payout_micro: string | null }>(
+        sql`select version, status, payout_micro::text from predictions where event_id = 'race-report' order by id`,
       );
       // 2 USDC at 2.15: 4.30 USDC back.
       expect(after).toEqual([
