@@ -17,6 +17,7 @@
  * before the compression plugin and `tagEncodedBodies` after it (the order of their hooks is the point).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isApiRequest } from "./api-path.js";
 import { addRouteOnSend } from "./route-hooks.js";
 import { bodyHash, representationOf } from "./shared-representation.js";
 
@@ -59,7 +60,7 @@ function policyOf(request: FastifyRequest, reply: FastifyReply): string {
 
 export function registerCaching(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
-    if (!request.url.startsWith("/api/") || reply.hasHeader("cache-control")) return payload;
+    if (!isApiRequest(request) || reply.hasHeader("cache-control")) return payload;
     const cacheControl = policyOf(request, reply);
     reply.header("cache-control", cacheControl);
     const read = request.method === "GET" || request.method === "HEAD";

@@ -253,6 +253,31 @@ describe("guessing secrets", () => {
     expectRateLimited(await guess(), "2");
   });
 
+  it("counts a path spelled with percent escapes on the budget of the route it reaches", async () => {
+    // Before: `/%61pi/…` reaches `/api/…` (the router decodes the path) but was judged by its raw spelling: not
+    // counted, no x-ratelimit headers, so the finalize secret could be guessed without limit. Its answers also lost
+    // their cache-control.
+    const ip = "10.6.0.3";
+    const guess = (url: string) =>
+      from(t.app, ip, { method: "POST", url, headers: { "x-competition-finalize-secret": "guess" } });
+    for (const [url, remaining] of [
+      ["/%61pi/competition/finalize?week=0", "1"],
+      ["/api/competition/%66inalize?week=0", "0"],
+    ] as const) {
+      const res = await guess(url);
+      expectError(res, 401, "UNAUTHENTICATED");
+      expect(budget(res)).toEqual(["2", remaining]);
+    }
+    expectRateLimited(await guess("/%61pi/competition/finalize?week=0"), "2");
+    // A read reached through escapes answers with the same cache-control as the plain path, on the read budget.
+    const plain = await read("10.6.0.4", "/api/leaderboard");
+    const escaped = await read("10.6.0.5", "/%61pi/leaderboard");
+    expect(escaped.status).toBe(200);
+    expect(plain.headers["cache-control"]).toEqual(expect.any(String));
+    expect(escaped.headers["cache-control"]).toBe(plain.headers["cache-control"]);
+    expect(budget(escaped)).toEqual(["3", "2"]);
+  });
+
   it("counts admin calls with a wrong bearer token like any other request", async () => {
     const ip = "10.6.0.2";
     const guess = () =>

@@ -11,6 +11,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import { hasAdminToken } from "./admin-token.js";
+import { isApiRequest } from "./api-path.js";
 
 export type RateClass = "read" | "write" | "auth" | "finalize";
 
@@ -46,7 +47,7 @@ export async function registerRateLimit(
     // A Redis outage must not take the API down with it: requests pass unlimited and the error is logged.
     skipOnError: true,
     allowList: (request) =>
-      !request.url.startsWith("/api/") || hasAdminToken(request.headers.authorization, config.adminToken),
+      !isApiRequest(request) || hasAdminToken(request.headers.authorization, config.adminToken),
     keyGenerator: async (request) => {
       const cls = rateClassOf(request);
       if (cls === "write") {

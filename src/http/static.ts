@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { decodedPath, isApiPath } from "./api-path.js";
 
 /** Where `vite build` puts the web app. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -89,7 +90,7 @@ export async function staticRoutes(app: FastifyInstance, opts: { root?: string }
 
   app.get("/*", { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    if (path === "/api" || path.startsWith("/api/")) return notFound(reply);
+    if (isApiPath(decodedPath(request.url))) return notFound(reply);
 
     const file = path === "/" ? index : fileFor(root, path);
     if (file === null) return notFound(reply);
