@@ -104,7 +104,7 @@ export async function call(app: FastifyInstance, opts: InjectOptions) {
 export async function signedSiwe(
   t: TestApp,
   privateKey: `0x${string}`,
-  over: { uri?: string; issuedAt?: Date } = {},
+  over: { uri?: string; issuedAt?: Date; edit?: (message: string) => string } = {},
 ): Promise<{ body: { message: string; signature: `0x${string}` }; cookie: string }> {
   const account = privateKeyToAccount(privateKey);
   // Signs for the domain the server names, as the page does.
@@ -112,7 +112,7 @@ export async function signedSiwe(
   const { nonce, domain } = issued.body.data as { nonce: string; domain: string };
   const binding = issued.cookies.find((c) => c.name === "siwe_nonce");
   if (!binding) throw new Error("GET /api/auth/nonce set no siwe_nonce cookie");
-  const message = createSiweMessage({
+  const built = createSiweMessage({
     address: account.address,
     chainId: 1,
     domain,
@@ -121,6 +121,8 @@ export async function signedSiwe(
     version: "1",
     issuedAt: over.issuedAt ?? t.clock.now(),
   });
+  // `edit`: the text as signed, changed where viem would refuse to write it (a malformed line).
+  const message = over.edit ? over.edit(built) : built;
   return {
     body: { message, signature: await account.signMessage({ message }) },
     cookie: `siwe_nonce=${binding.value}`,

@@ -88,9 +88,12 @@ export async function issueNonce(
 /** How far in the future a message's issuedAt may lie (clock skew between wallet and server). */
 export const ISSUED_AT_SKEW_MS = 60_000;
 
-function originOf(uri: string): string | null {
+/** The origin and host of an http(s) `uri`; null for anything else (`foo://bar` has the origin "null"). */
+function webOriginOf(uri: string): { origin: string; host: string } | null {
   try {
-    return new URL(uri).origin;
+    const url = new URL(uri);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return { origin: url.origin, host: url.host };
   } catch {
     return null;
   }
@@ -124,6 +127,9 @@ export async function verifySignedMessage(
     !parsed.nonce ||
     !parsed.chainId ||
     !parsed.uri ||
+    // Required by EIP-4361, as an RFC 3339 time: one that does not parse would skip the check below.
+    !parsed.issuedAt ||
+    Number.isNaN(parsed.issuedAt.getTime()) ||
     parsed.version !== "1"
   ) {
     throw new AppError("VALIDATION_FAILED", "body.message is not a complete EIP-4361 message", [
@@ -135,15 +141,12 @@ export async function verifySignedMessage(
   }
   if (!deps.siweChainIds.includes(parsed.chainId))
     throw unauthenticated(`chain id ${parsed.chainId} is not accepted`);
-  const origin = originOf(parsed.uri);
-  // The uri is an app origin, or an origin on the (accepted) domain the message names.
-  if (
-    !origin ||
-    !(deps.origins.origins().includes(origin) || new URL(origin).host === parsed.domain.toLowerCase())
-  ) {
+  const web = webOriginOf(parsed.uri);
+  // The uri is an app origin, or an http(s) origin on the (accepted) domain the message names.
+  if (!web || !(deps.origins.origins().includes(web.origin) || web.host === parsed.domain.toLowerCase())) {
     throw unauthenticated(`uri ${parsed.uri} is not an origin of this service`);
   }
-  if (parsed.issuedAt && parsed.issuedAt.getTime() > now.getTime() + ISSUED_AT_SKEW_MS) {
+  if (parsed.issuedAt.getTime() > now.getTime() + ISSUED_AT_SKEW_MS) {
     throw unauthenticated("message issued in the future");
   }
   if (!validateSiweMessage({ message: parsed, domain: parsed.domain, time: now })) {

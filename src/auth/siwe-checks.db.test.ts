@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function walletSignIn(over: { uri?: string; issuedAt?: Date }) {
+async function walletSignIn(over: { uri?: string; issuedAt?: Date; edit?: (message: string) => string }) {
   const { body, cookie } = await signedSiwe(t, testKey(7), {
     uri: "http://localhost:3000",
     issuedAt: NOW,
@@ -29,6 +29,27 @@ it("refuses a message whose uri is another origin", async () => {
   expect(res.body.error).toBe(
     "Sign-in refused: uri https://evil.example/login is not an origin of this service",
   );
+});
+
+it("refuses a uri that is not http(s) with 401, not a 500", async () => {
+  // Before: `new URL("foo://bar").origin` is the string "null", and `new URL("null")` threw: a 500 for anyone
+  // holding a fresh nonce, before the signature was checked.
+  for (const uri of ["foo://bar", "urn:x:y", "javascript:alert(1)", "ws://localhost:3000"]) {
+    const res = await walletSignIn({ uri });
+    expectError(res, 401, "UNAUTHENTICATED");
+    expect(res.body.error).toBe(`Sign-in refused: uri ${uri} is not an origin of this service`);
+  }
+});
+
+it("refuses an Issued At that is not a time (400), which skipped the check of a time in the future", async () => {
+  // Before: accepted, 200 (viem parses it to an invalid Date, and NaN is never later than now).
+  const res = await walletSignIn({
+    edit: (m) => m.replace(/^Issued At: .*$/m, "Issued At: 9999-99-99 whenever"),
+  });
+  expectError(res, 400, "VALIDATION_FAILED");
+  expect(res.body.details).toEqual([
+    { field: "body.message", message: "must be a Sign-In with Ethereum message" },
+  ]);
 });
 
 it("refuses an issuedAt beyond 60 s in the future, and accepts one within", async () => {
