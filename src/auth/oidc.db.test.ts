@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
 import { buildBetBody } from "../../test/factories.js";
+import { freePort } from "../../test/free-port.js";
 import { OIDC_AUDIENCE, OIDC_ISSUER, startTestIssuer, type TestIssuer } from "../../test/oidc-issuer.js";
 import { bet, dataOf, expectError, putEvent } from "../../test/player-api.js";
 
@@ -52,6 +53,25 @@ async function signInOidc(idToken: string, cookie?: string) {
 
 const session = (cookie: string) =>
   call(t.app, { method: "GET", url: "/api/auth/session", headers: { cookie } });
+
+describe("the identity provider's key set out of reach", () => {
+  it("answers 503 SERVICE_UNAVAILABLE with retry-after, not 401, for a token it cannot check", async () => {
+    // Before: every failure of the key set's fetch was "ID token invalid" (401), for a valid token.
+    const unreachable = await createTestApp({
+      now: NOW,
+      database: t.database,
+      env: { ...NO_RATE_LIMITS, ...issuer.env, OIDC_JWKS_URL: `http://127.0.0.1:${await freePort()}/jwks` },
+    });
+    try {
+      const res = await postOidc(await issuer.token("oidc-unreachable", NOW), undefined, unreachable);
+      expectError(res, 503, "SERVICE_UNAVAILABLE");
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(res.cookies.find((c) => c.name === "session")).toBeUndefined();
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
