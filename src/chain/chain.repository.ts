@@ -38,12 +38,22 @@ export async function advanceCursor(
 
 export type StoredBlock = typeof chainBlocks.$inferSelect;
 
-/** The blocks read under `name`, newest first, at most `limit`. */
-export async function storedBlocks(q: Queryable, name: string, limit: number): Promise<StoredBlock[]> {
+/** The blocks read under `name`, newest first, at most `limit` (below `below` when given). */
+export async function storedBlocks(
+  q: Queryable,
+  name: string,
+  limit: number,
+  /** Only blocks below this height (the next batch of a walk back). */
+  below?: bigint,
+): Promise<StoredBlock[]> {
   return q
     .select()
     .from(chainBlocks)
-    .where(eq(chainBlocks.name, name))
+    .where(
+      below === undefined
+        ? eq(chainBlocks.name, name)
+        : and(eq(chainBlocks.name, name), lt(chainBlocks.number, below)),
+    )
     .orderBy(desc(chainBlocks.number))
     .limit(limit);
 }

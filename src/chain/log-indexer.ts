@@ -10,10 +10,15 @@
  *   one transaction: after a crash or restart the indexer resumes at the first block not stored, with no gap and
  *   no duplicate. The cursor only moves from where it was read, so a second indexer that slipped past the leader
  *   lock stores nothing twice ("lost-race").
- * - Every run first re-checks the newest stored block against the chain. A different hash (or a chain now
- *   shorter) is a reorganisation: the stored blocks are walked back, newest first, to the newest one the chain
- *   still has; everything the stream stored above it is rolled back (`rollback`), the cursor returns just above
- *   it, and the blocks are read again. With no stored block matching, the stream starts over from `fromBlock`.
+ * - Every run first re-checks the stored blocks against the chain, newest first. One above the node's newest block
+ *   proves nothing: when every stored block the node has matches, the node is behind (a lagging backend), not
+ *   reorganised, and the run stops ("node-behind") with nothing rolled back. A different hash (or a block missing
+ *   below the node's newest) is a reorganisation: the stored blocks are walked
+ *   back, newest first, to the newest one the chain still has; everything the stream stored above it is rolled
+ *   back (`rollback`) in one transaction, the cursor returns just above it, and the blocks are read again. With no
+ *   stored block matching, the stream starts over from `fromBlock`.
+ * - A log is stored only if it is what was asked for: one of the stream's addresses, its first topic, a block of
+ *   the range. A node answering anything else is an error (nothing of the range is stored).
  * - A range is stored only when the chain did not move while it was read: the range's first block must sit on
  *   the stored block before it, every log's block hash must be the chain's, and the range's last block must be
  *   the same before and after reading the logs. Otherwise the run stops ("chain-moved") and the next run
@@ -84,9 +89,10 @@ export interface LogStream {
 export interface IndexRun {
   /**
    * not-leader: another instance indexes; caught-up: no final block left to read; lost-race: the cursor moved under
-   * us; chain-moved: the chain changed while a range was read (the next run re-checks).
+   * us; chain-moved: the chain changed while a range was read (the next run re-checks); node-behind: the node has not
+   * got the newest block this stream read (a lagging backend, not a reorganisation: nothing rolled back).
    */
-  status: "not-leader" | "indexed" | "caught-up" | "lost-race" | "chain-moved";
+  status: "not-leader" | "indexed" | "caught-up" | "lost-race" | "chain-moved" | "node-behind";
   ranges: number;
   /** Records created (not counting ones already stored). */
   created: number;
@@ -106,6 +112,8 @@ const WALK_BACK_BATCH = 100;
 const KEEP_BLOCKS = 100_000n;
 
 class CursorMoved extends Error {}
+/** The node's newest block is below the newest block this stream stored: it is behind (a lagging backend). */
+class NodeBehind extends Error {}
 
 /** Indexes up to `maxRanges` ranges (default: until caught up), then returns what it did. */
 export async function indexLogs(
@@ -160,39 +168,52 @@ export async function indexLogs(
     }
     return run;
   } catch (err) {
+    if (err instanceof NodeBehind) return { ...run, status: "node-behind" };
     if (!(err instanceof CursorMoved)) throw err;
     return { ...run, status: "lost-race" };
   }
 }
 
 /**
- * Re-checks the newest stored block; after a reorganisation, rolls the stream back to the newest stored block the
- * chain still has (walking back as far as needed) and returns how many records were rolled back.
+ * Re-checks the stored blocks against the chain, newest first; after a reorganisation, rolls the stream back to the
+ * newest stored block the chain still has (walking back through the stored blocks in batches, as far as needed;
+ * none left: to the start) in one transaction, and returns how many records were rolled back. A stored block above
+ * the node's newest proves nothing either way: when every block the node has matches, the node is behind (a
+ * lagging backend), not reorganised, and nothing is rolled back (NodeBehind).
  */
 async function reconcile(deps: LogIndexerDeps, stream: LogStream): Promise<number> {
-  let rolledBack = 0;
-  for (;;) {
-    const blocks = await storedBlocks(deps.db, stream.name, WALK_BACK_BATCH);
-    if (blocks.length === 0) return rolledBack;
-    let after: bigint | null = null;
+  const [newest] = await storedBlocks(deps.db, stream.name, 1);
+  if (!newest) return 0;
+  const head = await deps.client.getBlockNumber();
+  let fork: bigint | null = null;
+  let mismatched = false;
+  let below: bigint | undefined;
+  walk: for (;;) {
+    const blocks = await storedBlocks(deps.db, stream.name, WALK_BACK_BATCH, below);
+    if (blocks.length === 0) break;
     for (const block of blocks) {
+      if (block.number > head) continue;
       if ((await hashAt(deps.client, block.number)) === block.hash) {
-        after = block.number;
-        break;
+        fork = block.number;
+        break walk;
       }
+      mismatched = true;
     }
-    if (after === blocks[0]!.number) return rolledBack;
-    // No stored block of this batch is on the chain: the fork is below all of them.
-    after ??= blocks.length < WALK_BACK_BATCH ? stream.fromBlock - 1n : blocks.at(-1)!.number - 1n;
-    const fork = after;
-    await deps.db.transaction(async (tx) => {
-      const cursor = await readCursor(tx, stream.name);
-      const next = fork + 1n > stream.fromBlock ? fork + 1n : stream.fromBlock;
-      if (!(await advanceCursor(tx, stream.name, cursor, next, deps.clock.now()))) throw new CursorMoved();
-      await forgetBlocksAbove(tx, stream.name, fork);
-      rolledBack += await stream.rollback(tx, fork);
-    });
+    below = blocks.at(-1)!.number;
   }
+  if (!mismatched) {
+    if (fork === newest.number) return 0;
+    throw new NodeBehind();
+  }
+  // No stored block is on the chain any more: the fork is below all of them, and the stream starts over.
+  const after = fork ?? stream.fromBlock - 1n;
+  return deps.db.transaction(async (tx) => {
+    const cursor = await readCursor(tx, stream.name);
+    const next = after + 1n > stream.fromBlock ? after + 1n : stream.fromBlock;
+    if (!(await advanceCursor(tx, stream.name, cursor, next, deps.clock.now()))) throw new CursorMoved();
+    await forgetBlocksAbove(tx, stream.name, after);
+    return stream.rollback(tx, after);
+  });
 }
 
 /** The logs of [from, to] with their block times, and the range's last block; null when the chain moved. */
@@ -218,9 +239,24 @@ async function readRange(deps: LogIndexerDeps, stream: LogStream, from: bigint, 
   });
   const blocks = new Map<bigint, { hash: Hex; time: Date }>([[to, last]]);
   const logs: ChainLog[] = [];
+  const addresses = new Set(stream.addresses.map((a) => a.toLowerCase()));
   for (const log of raw) {
     if (log.removed || log.blockNumber === null || log.blockHash === null) return null;
     const number = BigInt(log.blockNumber);
+    // Only what was asked for: a node that ignored the filter would otherwise have another contract's logs
+    // recorded as ours (a fee of anyone's contract in the prize pool), or a block past `to` judged as final.
+    if (
+      !addresses.has(log.address.toLowerCase()) ||
+      log.topics[0]?.toLowerCase() !== stream.topic0.toLowerCase() ||
+      number < from ||
+      number > to ||
+      log.transactionHash === null ||
+      log.logIndex === null
+    ) {
+      throw new Error(
+        `the node's eth_getLogs answered a log it was not asked for (contract ${log.address}, block ${number}, topic ${log.topics[0]}) for ${stream.name} blocks ${from}–${to}; nothing stored`,
+      );
+    }
     let block = blocks.get(number);
     if (!block) {
       const read = await blockAt(client, number);
@@ -233,8 +269,8 @@ async function readRange(deps: LogIndexerDeps, stream: LogStream, from: bigint, 
       address: log.address.toLowerCase() as Address,
       blockNumber: number,
       blockHash: block.hash,
-      transactionHash: log.transactionHash!.toLowerCase() as Hex,
-      logIndex: Number(BigInt(log.logIndex!)),
+      transactionHash: log.transactionHash.toLowerCase() as Hex,
+      logIndex: Number(BigInt(log.logIndex)),
       topics: log.topics as [Hex, ...Hex[]],
       data: log.data,
       blockTime: block.time,
