@@ -122,6 +122,12 @@ export function startChainJobs(deps: ChainJobsDeps): RunningJobs {
   // Each run leaves what it saw for every instance's lag figures (indexer-health.ts).
   const checked = (indexer: IndexerName, run: () => Promise<IndexRun>) => async () => {
     const result = await run();
+    if (result.status === "node-behind") {
+      deps.log.warn(
+        { indexer, cursor: result.cursor },
+        "the chain node is behind the blocks already indexed (a lagging backend?); nothing indexed, nothing rolled back",
+      );
+    }
     await recordIndexerCheck(deps.database.db, indexer, result, deps.clock.now());
     return result;
   };

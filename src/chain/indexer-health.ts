@@ -35,14 +35,17 @@ export function configuredIndexers(config: Config): IndexerName[] {
   return names;
 }
 
-/** Stores what a run saw; a run that did not index (another instance leads) stores nothing. */
+/**
+ * Stores what a run saw; a run that did not index stores nothing: another instance leads, or the node is behind
+ * what was already read (its head says nothing of our progress; the last check's lag keeps growing meanwhile).
+ */
 export async function recordIndexerCheck(
   q: Queryable,
   indexer: IndexerName,
   run: IndexRun,
   now: Date,
 ): Promise<void> {
-  if (run.status === "not-leader") return;
+  if (run.status === "not-leader" || run.status === "node-behind") return;
   await upsertIndexerCheck(q, {
     indexer,
     cursor: run.cursor,
