@@ -72,7 +72,8 @@ export async function upsertEvent(
       status: input.status ?? "scheduled",
       closedAt: closedAtAfter(before, { status: input.status ?? "scheduled" }, now),
       markets,
-      oddsUpdatedAt: now,
+      // When the odds (or outcomes) last changed: a PUT of the same markets leaves it.
+      oddsUpdatedAt: before && isDeepStrictEqual(before.markets, markets) ? before.oddsUpdatedAt : now,
       updatedAt: now,
     });
     if (!existing) {

@@ -341,6 +341,15 @@ describe("GET /api/events/:id and /api/events/:id/odds", () => {
       ],
     });
     expect(dataOf(await get("/api/events/he-1")).markets).toEqual(updated.markets);
+
+    // A PUT with the same markets (a new league name) leaves updatedAt where the odds last changed (before: moved).
+    t.clock.set(new Date(later.getTime() + 5 * MINUTE));
+    await putEvent(t, "he-1", {
+      warmup: true,
+      league: "Premier League, matchday 14",
+      markets: [buildMarket("1x2", ["home", "Arsenal", 2.05], ["away", "Chelsea", 3.333])],
+    });
+    expect(dataOf(await get("/api/events/he-1/odds")).updatedAt).toBe(later.toISOString());
   });
 
   it("answers 404 in the error envelope for an unknown id and 400 for a malformed one", async () => {
