@@ -73,12 +73,16 @@ export async function streamRoutes(
           userId: session?.userId ?? null,
           write: (chunk) => {
             if (pending) pending.push(chunk);
-            else res.write(chunk);
+            else if (!res.writableEnded && !res.destroyed) res.write(chunk);
           },
           backlogBytes: () => res.writableLength,
           end: () => {
             if (pending) endedEarly = true;
             else res.end();
+          },
+          drop: () => {
+            pending = null;
+            res.destroy();
           },
         },
         lastEventId,
@@ -86,12 +90,16 @@ export async function streamRoutes(
       // Written straight to the socket, not through a reply stream: a settle writes to thousands of clients at
       // once. The headers set by the hooks so far (security, CORS, rate limit, request id) go out with it.
       reply.hijack();
+      if (pending === null) return; // dropped as too slow while its replay was written
       res.writeHead(200, {
         ...(reply.getHeaders() as OutgoingHttpHeaders),
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache",
         "x-accel-buffering": "no",
       });
+      // A write to a connection the client closed meanwhile fails with an 'error' event: nothing to do about it
+      // ('close' removes the client), and unheard it would end the process.
+      res.on("error", () => {});
       res.write(pending.join(""));
       pending = null;
       if (endedEarly) res.end();

@@ -46,7 +46,10 @@ export interface StreamClient {
   write(chunk: string): void;
   /** Bytes written but not yet sent to the client. */
   backlogBytes(): number;
+  /** Ends the stream (the server stops). */
   end(): void;
+  /** Drops a client that stopped reading: its connection closed at once, its unsent bytes discarded. */
+  drop(): void;
 }
 
 export interface StreamHubOptions {
@@ -80,6 +83,8 @@ interface Connection {
   seenThrough: EventPosition | null;
   /** Ids of events committed before this client connected that the reader had not dispatched then. */
   skip: Set<string> | null;
+  /** Takes it out of the hub (idempotent). */
+  remove: () => void;
 }
 
 function compare(a: EventPosition, b: EventPosition): number {
@@ -94,6 +99,8 @@ function compare(a: EventPosition, b: EventPosition): number {
 export class StreamHub {
   private readonly opts: Required<StreamHubOptions>;
   private readonly all = new Set<Connection>();
+  /** Clients between their admission and their place in `all` (connect awaits in between). */
+  private connecting = 0;
   private readonly byUser = new Map<string, Set<Connection>>();
   /** The connections that still skip events committed before they connected. */
   private readonly skipping = new Set<Connection>();
@@ -124,7 +131,7 @@ export class StreamHub {
 
   /** True when one more client would exceed the instance's limit (STREAM_MAX_CLIENTS). */
   full(): boolean {
-    return this.all.size >= this.opts.maxClients;
+    return this.all.size + this.connecting >= this.opts.maxClients;
   }
 
   /**
@@ -140,8 +147,33 @@ export class StreamHub {
         "This instance holds as many live streams as it may; retry shortly",
       );
     }
-    const skip = lastEventId === null ? await this.committedAhead() : null;
-    const conn: Connection = { client, held: lastEventId === null ? null : [], seenThrough: null, skip };
+    // The slot is taken now, before the await: clients connecting at the same moment each see the others.
+    this.connecting++;
+    let skip: Set<string> | null;
+    try {
+      skip = lastEventId === null ? await this.committedAhead() : null;
+    } finally {
+      this.connecting--;
+    }
+    let removed = false;
+    const conn: Connection = {
+      client,
+      held: lastEventId === null ? null : [],
+      seenThrough: null,
+      skip,
+      remove: () => {
+        if (removed) return;
+        removed = true;
+        this.all.delete(conn);
+        this.skipping.delete(conn);
+        if (client.userId !== null) {
+          const set = this.byUser.get(client.userId);
+          set?.delete(conn);
+          if (set?.size === 0) this.byUser.delete(client.userId);
+        }
+        streamClients.dec();
+      },
+    };
     this.all.add(conn);
     if (skip) this.skipping.add(conn);
     if (client.userId !== null) {
@@ -153,21 +185,8 @@ export class StreamHub {
       set.add(conn);
     }
     streamClients.inc();
-    let removed = false;
-    const remove = () => {
-      if (removed) return;
-      removed = true;
-      this.all.delete(conn);
-      this.skipping.delete(conn);
-      if (client.userId !== null) {
-        const set = this.byUser.get(client.userId);
-        set?.delete(conn);
-        if (set?.size === 0) this.byUser.delete(client.userId);
-      }
-      streamClients.dec();
-    };
     if (lastEventId !== null) await this.replay(conn, lastEventId);
-    return remove;
+    return conn.remove;
   }
 
   /**
@@ -326,6 +345,8 @@ export class StreamHub {
   }
 
   private send(conn: Connection, text: string): void {
+    // Gone (disconnected, or dropped as too slow): a batch or a loop may still name it.
+    if (!this.all.has(conn)) return;
     if (this.batch && !conn.held) {
       this.batch.set(conn, (this.batch.get(conn) ?? "") + text);
       return;
@@ -335,7 +356,9 @@ export class StreamHub {
       return;
     }
     if (conn.client.backlogBytes() > MAX_BACKLOG_BYTES) {
-      conn.client.end();
+      // Out of the hub at once, not at its connection's close: nothing more is written to it.
+      conn.remove();
+      conn.client.drop();
       return;
     }
     conn.client.write(text);

@@ -6,6 +6,7 @@
  *
  * Clock: Fri 2026-11-20 12:00 UTC (week 2); the event kicks off Wed 2026-11-25 18:00 (week 3).
  */
+import net from "node:net";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -233,6 +234,61 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
     // Closing the app ends the open streams (app.close() would otherwise wait on them for ever).
     await t.app.close();
     await c!.ended;
+  });
+});
+
+describe("GET /api/stream: clients that misbehave", { timeout: 60_000 }, () => {
+  it("drops a client that stops reading, and goes on serving the others (it crashed the process)", async () => {
+    // Before: past 1 MB of backlog the hub ended the response but kept writing to it; the write after end raised
+    // an 'error' nobody listened to, and the process exited.
+    const { t, base } = await app({ STREAM_POLL_MS: "100" });
+    const url = new URL(base);
+    const stalled = net.connect({ host: url.hostname, port: Number(url.port) });
+    open.push({ close: () => stalled.destroy() });
+    await new Promise((r) => stalled.once("connect", r));
+    stalled.pause();
+    stalled.write(`GET /api/stream HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`);
+    const reader = await stream(base);
+    expect(await streamClientsGauge(t)).toBe(2);
+    // 40 events of 200 kB each: 8 MB the stalled client never reads (more than the kernel's buffers take).
+    const big = "x".repeat(200_000);
+    for (let i = 0; i < 40; i++) {
+      await t.database.db.execute(
+        sql`insert into domain_events (type, payload) values ('event.odds_changed', ${JSON.stringify({ eventId: `big-${i}`, markets: [{ key: big, outcomes: [] }] })}::jsonb)`,
+      );
+    }
+    await putEvent(t, "after-the-flood");
+    const after = await reader
+      .next(
+        named("odds", (d) => d.eventId === "after-the-flood"),
+        20_000,
+      )
+      .catch(() => null);
+    expect(
+      after,
+      `the reader got ${reader.events.length} events, not the one after the flood`,
+    ).not.toBeNull();
+    // The next events find the stalled client's backlog above 1 MB: it is dropped, out of the hub (its slot given
+    // back), and the process serves on.
+    for (let i = 0; i < 10 && (await streamClientsGauge(t)) > 1; i++) {
+      await putEvent(t, `one-more-${i}`);
+      await reader.next(
+        named("odds", (d) => d.eventId === `one-more-${i}`),
+        20_000,
+      );
+    }
+    expect(await streamClientsGauge(t)).toBe(1);
+    expect((await t.app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+  });
+
+  it("admits no more than STREAM_MAX_CLIENTS clients connecting at the same moment", async () => {
+    // Before: the limit was checked before an await and the slot taken after it: 40 clients at once with a limit
+    // of 5 got 7 streams on PostgreSQL (6 of 6 in the hub with a limit of 2).
+    const { base } = await app({ STREAM_MAX_CLIENTS: "5" });
+    const clients = await Promise.all(Array.from({ length: 40 }, () => stream(base)));
+    const statuses = clients.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(35);
   });
 });
 

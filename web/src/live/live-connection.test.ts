@@ -131,6 +131,25 @@ describe("the live stream's connection", () => {
     ]);
   });
 
+  it("refetches (resumed: false) when the browser's own retry has no event id to send", () => {
+    // Before: any reopening of the same EventSource counted as resumed, although with no event received it sends
+    // no Last-Event-ID and the server starts it afresh: what changed during the outage never reached the page.
+    close = start();
+    latest().open();
+    latest().fail(); // the browser retries by itself
+    latest().open();
+    expect(FakeEventSource.all).toHaveLength(1);
+    expect(opens).toEqual([
+      { first: true, resumed: false },
+      { first: false, resumed: false },
+    ]);
+    // With an event received, its id goes along with the browser's next retry: resumed.
+    latest().send("odds", '{"eventId":"e1"}', "7");
+    latest().fail();
+    latest().open();
+    expect(opens.at(-1)).toEqual({ first: false, resumed: true });
+  });
+
   it("resumes from the id kept by the previous connection (a sign-in), and stops everything when closed", () => {
     const last = { id: null as string | null };
     const closeFirst = start(last);

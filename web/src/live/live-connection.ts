@@ -97,7 +97,9 @@ export function openLiveConnection(opts: LiveConnectionOptions): () => void {
     es.addEventListener("open", () => {
       if (source !== es) return;
       const first = opened === 0;
-      const resumed = openedOnce || resumes;
+      // Resumed when this EventSource sends an id: the one in its URL, or (on the browser's own retry) the last
+      // event's. A retry with no event received sends none, and the server starts it afresh: the page refetches.
+      const resumed = resumes || (openedOnce && last.id !== null);
       if (!openedOnce) opened++;
       openedOnce = true;
       attempt = 0;
