@@ -4,10 +4,11 @@
  * every client, a private one (`balance`, `prediction`) only to the connections of its player. No query is made
  * per client, except once when a client reconnects with `Last-Event-ID`.
  *
- * - Stream ids are outbox event ids. A client reconnecting with the id of an event recorded less than
- *   `replayWindowMs` (5 minutes) ago gets what it missed since (read from the outbox: public events and its
- *   own), then the live events; otherwise (too old, unknown, pruned, or more than `MAX_REPLAY_EVENTS` to scan)
- *   one `reset` event: refetch everything. Live events arriving during the replay wait in the connection's
+ * - Stream ids are outbox event ids. A client reconnecting with the id of an event still in the outbox gets what
+ *   it missed since (read from the outbox: public events and its own) when the first of it was recorded less than
+ *   `replayWindowMs` (5 minutes) ago, nothing when it missed nothing (however quiet the site was), then the live
+ *   events; otherwise (missed since longer, unknown, pruned, or more than `MAX_REPLAY_EVENTS` to scan) one
+ *   `reset` event: refetch everything. Live events arriving during the replay wait in the connection's
  *   buffer, so nothing is lost or sent twice.
  * - When to read: at each wake-up (`wake()`: the instance's own commits, Redis pub/sub or PostgreSQL NOTIFY from
  *   the others, stream-signals.ts) and every `pollMs` (1 s) whatever happens, so a lost signal delays an event by
@@ -32,6 +33,7 @@ import {
   type DomainEvent,
   type EventPosition,
   headPosition,
+  positionOf,
   readDomainEvents,
   recentPositionOf,
 } from "../domain-events/domain-events.js";
@@ -374,7 +376,9 @@ export class StreamHub {
     const out: string[] = [];
     let reset = false;
     try {
-      const from = await recentPositionOf(this.opts.db, lastEventId, this.opts.replayWindowMs);
+      // Where the client is, however long ago its last event was: a quiet hour is nothing missed. What it missed
+      // is replayed when the first of it is recent (within replayWindowMs); older, it gets `reset`.
+      const from = await positionOf(this.opts.db, lastEventId);
       if (!from) reset = true;
       else if (compare(from, upTo) >= 0) conn.seenThrough = from;
       else reset = !(await this.collectMissed(conn.client.userId, from, upTo, out));
@@ -403,6 +407,11 @@ export class StreamHub {
     const ladders = new Set<string>();
     for (;;) {
       const { events, next } = await readDomainEvents(this.opts.db, { after, limit: BATCH });
+      const first = scanned === 0 ? events[0] : undefined;
+      if (first && compare(first.position, upTo) <= 0) {
+        // Missed since longer than the window: not replayed (the database's clock judges, as it dated the event).
+        if (!(await recentPositionOf(this.opts.db, first.id, this.opts.replayWindowMs))) return false;
+      }
       for (const event of events) {
         if (compare(event.position, upTo) > 0) return true;
         if (++scanned > MAX_REPLAY_EVENTS) return false;

@@ -203,13 +203,27 @@ describe("GET /api/stream", { timeout: 60_000 }, () => {
       const reset = await s.next(named("reset"));
       expect(reset.id).toMatch(/^\d+$/);
     }
+    // Missed since more than 5 minutes (every event from hers on recorded 6 minutes ago): reset.
     await t.database.db.execute(
-      sql`update domain_events set created_at = now() - interval '6 minutes' where id = ${seen.id}::bigint`,
+      sql`update domain_events set created_at = now() - interval '6 minutes' where id >= ${seen.id}::bigint`,
     );
     const old = await stream(base, { cookie: alice.cookie, lastEventId: seen.id! });
     await old.next(named("reset"));
     await new Promise((r) => setTimeout(r, 200));
     expect(old.events.map((e) => e.event)).toEqual(["reset"]);
+    // Her last event 6 minutes old, but nothing since (a quiet site): nothing to replay, no reset (before: reset,
+    // and the reset's id reset the next reconnect again); live events follow.
+    const newest = again.events.at(-1)!.id!;
+    const quiet = await stream(base, { cookie: alice.cookie, lastEventId: newest });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(quiet.events).toEqual([]);
+    await putEvent(t, "e1", {
+      markets: [
+        buildMarket("1x2", ["home", "Arsenal", 2.4], ["draw", "Draw", 3.4], ["away", "Chelsea", 3.1]),
+      ],
+    });
+    await quiet.next(named("odds", (d) => d.markets[0].outcomes[0].odds === 2.4));
+    expect(quiet.events.map((e) => e.event)).toEqual(["odds"]);
   });
 
   it("answers 503 in the error envelope beyond STREAM_MAX_CLIENTS, and ends its streams on close", async () => {
