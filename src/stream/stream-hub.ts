@@ -297,7 +297,7 @@ export class StreamHub {
     for (const event of events) {
       for (const m of presentStreamMessages(event)) {
         if (m.ladderKey) {
-          this.ladder(m, event.id);
+          this.ladder(m, event.position);
           continue;
         }
         const text = formatSse(m.name, event.id, m.data);
@@ -324,7 +324,7 @@ export class StreamHub {
   }
 
   /** A ladder message: now if its ladder sent nothing in the last interval, else once at the interval's end. */
-  private ladder(m: StreamMessage, id: string): void {
+  private ladder(m: StreamMessage, at: EventPosition): void {
     const key = m.ladderKey!;
     let state = this.ladders.get(key);
     if (!state) {
@@ -335,15 +335,21 @@ export class StreamHub {
     if (state.timer) return;
     const wait = state.lastAt + this.opts.ladderIntervalMs - Date.now();
     const s = state;
-    const emit = (eventId: string) => {
+    const emit = (position: EventPosition) => {
       s.timer = null;
       s.lastAt = Date.now();
-      const text = formatSse("ladder", eventId, s.data);
-      for (const conn of this.all) this.send(conn, text);
+      const text = formatSse("ladder", position.id, s.data);
+      for (const conn of this.all) {
+        // Never an id behind what a client has (one that came from an instance further ahead was sent this there):
+        // its Last-Event-ID would go back, and its next reconnect replay what it had.
+        if (conn.seenThrough && compare(position, conn.seenThrough) <= 0) continue;
+        if (conn.skip?.has(position.id)) continue;
+        this.send(conn, text);
+      }
     };
-    if (wait <= 0) emit(id);
+    if (wait <= 0) emit(at);
     // Sent later: the id is where the reader is then, so a reconnect resumes after what was sent meanwhile.
-    else s.timer = setTimeout(() => emit(this.position.id), wait);
+    else s.timer = setTimeout(() => emit(this.position), wait);
   }
 
   private send(conn: Connection, text: string): void {
