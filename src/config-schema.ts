@@ -9,9 +9,11 @@
  * it unset, equal to the development default, or written in this repository), address (a 0x address, stored
  * lower-case). A variable without a default is optional: unset (or empty) reads as undefined.
  */
+
 import { type Static, type TSchema, Type } from "typebox";
 import { isAddress } from "viem";
 import { writtenInRepository } from "./shared/known-secrets.js";
+import { MAX_CHAIN_ID } from "./shared/schema-types.js";
 
 export class ConfigError extends Error {}
 
@@ -98,7 +100,7 @@ export const EnvSchema = Type.Object({
   CHAIN_RPC_URL: url("JSON-RPC endpoint of the chain", ["http:", "https:"]),
   BETTING_CONTRACT_ADDRESS: address("the betting contract"),
   USDC_ADDRESS: address("the USDC token bets are staked in (unset: read from the contract)"),
-  CHAIN_ID: int("the chain of bets, quotes and fees", undefined, 1, MAX_SAFE),
+  CHAIN_ID: int("the chain of bets, quotes and fees", undefined, 1, MAX_CHAIN_ID),
   CHAIN_CONFIRMATIONS: int("confirmations before a block counts", DEFAULT_CONFIRMATIONS, 1, 10_000),
   CHAIN_FINALITY: oneOf("finalized or confirmations", ["finalized", "confirmations"], "finalized"),
   CHAIN_POLL_MS: int("pause between two runs of the chain jobs, ms", 5000, 100, 3_600_000),
@@ -145,7 +147,9 @@ export const EnvSchema = Type.Object({
   TRUST_PROXY: text(
     "whom to believe about the client address (x-forwarded-for): false, true, or proxy addresses/CIDRs",
   ),
-  LOG_LEVEL: text("pino level (default: info; silent under NODE_ENV=test)"),
+  LOG_LEVEL: text(
+    "pino level: fatal, error, warn, info, debug, trace or silent (default: info; silent under NODE_ENV=test)",
+  ),
   METRICS_TOKEN: secret("bearer GET /metrics requires; unset: open", undefined, 16),
   AUTO_FINALIZE: bool("one instance finalizes each ended week by itself", true),
   FINALIZE_GRACE_SECONDS: int(

@@ -251,8 +251,29 @@ describe("loadConfig refuses a bad variable with one line naming it", () => {
     expect(loadConfig({ JWT_SECRET: "x".repeat(32) }).jwtSecret).toBe("x".repeat(32));
   });
 
-  it.each([["1,x"], ["1,,8453"], ["0"], ["1;8453"], ["-1"], ["1.5"]])("SIWE_CHAIN_IDS=%j", (raw) => {
-    expectRefused({ SIWE_CHAIN_IDS: raw }, "SIWE_CHAIN_IDS");
+  // Beyond 2,147,483,647 a chain id does not fit the chain_id columns: the first v2 bet's insert failed (a 500).
+  it.each([["1,x"], ["1,,8453"], ["0"], ["1;8453"], ["-1"], ["1.5"], ["1,3000000000"], ["9999999999999999"]])(
+    "SIWE_CHAIN_IDS=%j",
+    (raw) => {
+      expectRefused({ SIWE_CHAIN_IDS: raw }, "SIWE_CHAIN_IDS");
+    },
+  );
+
+  it("takes the largest chain id a chain_id column holds, and no larger CHAIN_ID", () => {
+    expect(loadConfig({ SIWE_CHAIN_IDS: "1,2147483647" }).siweChainIds).toEqual([1, 2147483647]);
+    expectRefused({ CHAIN_ID: "2147483648" }, "CHAIN_ID");
+  });
+
+  // Before: accepted here, then the start failed inside Fastify after the database was migrated, with a message
+  // naming no variable ("default level:verbose must be included in custom levels", "invalid range on address").
+  it.each([
+    ["LOG_LEVEL", "verbose"],
+    ["TRUST_PROXY", "10.0.0.0/99"],
+    ["TRUST_PROXY", "...."],
+    ["TRUST_PROXY", "10.0.0.1/8/8"],
+    ["TRUST_PROXY", "::1/129"],
+  ])("%s=%j", (name, raw) => {
+    expectRefused({ [name]: raw }, name);
   });
 
   it.each([["https://app.example.com"], ["localhost:3000/path"], ["app example.com"]])(

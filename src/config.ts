@@ -4,11 +4,13 @@
  * (type, bounds, default, meaning) in config-schema.ts and read by it; this file applies the rules between
  * variables and shapes the Config.
  */
+import { isIP } from "node:net";
 import { type Address, getAddress, type Hex, isAddress } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { type Env, type EnvValues, fail, parseEnv, quote } from "./config-schema.js";
 import { DEFAULT_FEE_EVENT, type FeeEvent, parseFeeEvent } from "./shared/fee-event.js";
 import { parseUsdc } from "./shared/money.js";
+import { MAX_CHAIN_ID } from "./shared/schema-types.js";
 import { validateSeason } from "./shared/season.js";
 import { signerKeyProblem } from "./shared/signer-key.js";
 
@@ -400,7 +402,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...chainSettings(v, production, siweChainIds),
     rankCache: v.RANK_CACHE === "on",
     trustProxy: trustProxySetting(v.TRUST_PROXY),
-    logLevel: v.LOG_LEVEL ?? (v.NODE_ENV === "test" ? "silent" : "info"),
+    logLevel: logLevelOf(v),
     metricsToken: v.METRICS_TOKEN ?? null,
     autoFinalize: v.AUTO_FINALIZE,
     finalizeGraceSeconds: v.FINALIZE_GRACE_SECONDS,
@@ -421,13 +423,26 @@ function incentiveOf(v: EnvValues): bigint {
 
 function chainIdsOf(v: EnvValues): number[] {
   const ids = v.SIWE_CHAIN_IDS.split(",").map((s) => s.trim());
-  if (ids.some((s) => !/^[1-9]\d{0,15}$/.test(s))) {
+  // At most MAX_CHAIN_ID (10 digits): what a chain_id column holds (a larger one passed here and failed at the
+  // first v2 bet's insert, a 500).
+  if (ids.some((s) => !/^[1-9]\d{0,9}$/.test(s) || Number(s) > MAX_CHAIN_ID)) {
     fail(
       "SIWE_CHAIN_IDS",
-      `must be a comma-separated list of positive chain ids, got ${quote(v.SIWE_CHAIN_IDS)}`,
+      `must be a comma-separated list of chain ids from 1 to ${MAX_CHAIN_ID}, got ${quote(v.SIWE_CHAIN_IDS)}`,
     );
   }
   return ids.map(Number);
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** One of pino's levels (another failed later, inside Fastify, with a message naming no variable). */
+function logLevelOf(v: EnvValues): string {
+  if (v.LOG_LEVEL === undefined) return v.NODE_ENV === "test" ? "silent" : "info";
+  if (!LOG_LEVELS.includes(v.LOG_LEVEL)) {
+    fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}, got ${quote(v.LOG_LEVEL)}`);
+  }
+  return v.LOG_LEVEL;
 }
 
 /** Identity sign-in: the issuer, audience and keys together, or none; an authorization URL needs them. */
@@ -444,10 +459,19 @@ function oidcOf(v: EnvValues): Config["oidc"] {
   return issuer && audience && jwksUrl ? { issuer, audience, jwksUrl, authorizationUrl } : null;
 }
 
+/** An IPv4 or IPv6 address, optionally with a prefix length its family allows (`10.0.0.0/8`, `::1/128`). */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 function trustProxySetting(raw: string | undefined): boolean | string {
   if (raw === undefined || raw === "false") return false;
   if (raw === "true") return true;
-  const bad = raw.split(",").find((a) => !/^[0-9a-fA-F.:]+(?:\/\d{1,3})?$/.test(a.trim()));
+  const bad = raw.split(",").find((a) => !isAddressOrCidr(a.trim()));
   if (bad !== undefined) fail("TRUST_PROXY", `must be true, false or addresses/CIDRs, got ${quote(bad)}`);
   return raw;
 }

@@ -425,6 +425,8 @@ describe("version-2 bets", () => {
     const p = await newPlayer();
     expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { chainId: 137 })), "body.chainId");
     expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { chainId: "8453x" })), "body.chainId");
+    // Beyond what a chain_id column holds (before: accepted by the schema, a 500 at the insert).
+    expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { chainId: 2147483648 })), "body.chainId");
     expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { txHash: "0x1234" })), "body.txHash");
     expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { odds: 1.9555 })), "body.odds");
     expectInvalid(await betV2(t, p.cookie, report("b2-body", 20, { wallet: "0x00" })), "body.wallet");

@@ -2,7 +2,14 @@
 import { Type } from "typebox";
 import { EVENT_ID_PATTERN, EventSchema } from "../events/schema.js";
 import { USDC_PATTERN } from "../shared/money.js";
-import { IdString, IntegerEnum, Nullable, StringEnum, UsdcString } from "../shared/schema-types.js";
+import {
+  IdString,
+  IntegerEnum,
+  MAX_CHAIN_ID,
+  Nullable,
+  StringEnum,
+  UsdcString,
+} from "../shared/schema-types.js";
 import { REJECT_CODES } from "./rejection.js";
 import { PREDICTION_STATUSES } from "./statuses.js";
 
@@ -47,7 +54,7 @@ export const OnchainBetBody = Type.Object(
     stakeUsdc: Type.String({ pattern: USDC_PATTERN }),
     odds: Type.Number({ exclusiveMinimum: 1, maximum: 1_000_000 }),
     txHash: Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }),
-    chainId: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
+    chainId: Type.Integer({ minimum: 1, maximum: MAX_CHAIN_ID }),
   },
   { additionalProperties: false, title: "OnchainBetReport" },
 );

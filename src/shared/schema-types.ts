@@ -15,6 +15,9 @@ export const INSTANT_PATTERN =
 /** A UTC day `YYYY-MM-DD`, years 0001–9999 (PostgreSQL refuses year 0, which JavaScript's Date accepts). */
 export const DAY_PATTERN = "^(?!0000)\\d{4}-\\d{2}-\\d{2}$";
 
+/** The largest chain id stored: `chain_id` columns are PostgreSQL `integer`. */
+export const MAX_CHAIN_ID = 2_147_483_647;
+
 export const IdString = (options: { description?: string } = {}) =>
   Type.String({ pattern: ID_PATTERN, ...options });
 export const InstantString = (options: { description?: string } = {}) =>
