@@ -33,6 +33,18 @@ describe("validateEventEntries", () => {
     expect(fields.some((f) => f.startsWith("[0]"))).toBe(false);
   });
 
+  it("names a NUL character or a lone surrogate by entry and field, as the API refuses them", () => {
+    // Before: a NUL reached the insert (an INTERNAL error quoting SQL, no entry named); a lone surrogate was stored
+    // as U+FFFD.
+    const { entries, errors } = validateEventEntries([
+      { id: "fine", ...body },
+      { id: "nul", ...body, homeTeam: "Arse\u0000nal" },
+      { id: "surrogate", ...body, awayTeam: "Chel\ud800sea" },
+    ]);
+    expect(entries.map((e) => e.id)).toEqual(["fine"]);
+    expect(errors.map((e) => e.field)).toEqual(["[1].homeTeam", "[2].awayTeam"]);
+  });
+
   it("refuses anything but an array", () => {
     expect(validateEventEntries({ id: "e1" }).errors).toEqual([
       { field: "file", message: "must be a JSON array of events" },

@@ -5,6 +5,7 @@
 import type { Static, TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { AppError } from "../errors.js";
+import { findUnstorable } from "../http/validation.js";
 
 export interface FieldError {
   field: string;
@@ -13,7 +14,12 @@ export interface FieldError {
 
 /** Every way `value` breaks `schema`, with fields named from `prefix` (e.g. `event.markets.0.key`). */
 export function schemaErrors(schema: TSchema, value: unknown, prefix: string): FieldError[] {
-  if (Value.Check(schema, value)) return [];
+  if (Value.Check(schema, value)) {
+    // What the API refuses for every route whatever its schema (http/validation.ts): a NUL character or a lone
+    // surrogate, which PostgreSQL cannot store (before: an INTERNAL error quoting SQL, or stored as U+FFFD).
+    const unstorable = findUnstorable(value, prefix);
+    return unstorable ? [{ ...unstorable, field: unstorable.field.replace(/^\./, "") }] : [];
+  }
   return Value.Errors(schema, value).map((e) => {
     const path = e.instancePath.replace(/^\//, "").replaceAll("/", ".");
     const field = [prefix, path].filter(Boolean).join(".");
