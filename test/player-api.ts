@@ -3,6 +3,7 @@
  * them only through the admin API (SPEC §7) and act as players only through the player API (SPEC §9).
  */
 import { expect } from "vitest";
+import { trustVerifier } from "../src/predictions/chain-verifier.js";
 import { ADMIN, call, type TestApp } from "./app.js";
 import { buildEventBody } from "./factories.js";
 
@@ -90,4 +91,22 @@ export function dataOf(res: { status: number; body: any }, status = 200) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body.success).toBe(true);
   return res.body.data;
+}
+
+/**
+ * The dependencies of the on-chain bet use cases (`verifyPendingBet`, `recordChainBets`) as `t`'s app has them,
+ * with the trust-mode verifier and no chain: for tests that drive those use cases directly.
+ */
+export function trustBetDeps(t: TestApp) {
+  return {
+    db: t.database.db,
+    clock: t.clock,
+    season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
+    spPerUsdc: t.config.spPerUsdc,
+    welcomeCredits: t.config.welcomeCredits,
+    verifier: trustVerifier,
+    chain: null,
+    payouts: null,
+    acceptedChainIds: t.config.siweChainIds,
+  };
 }

@@ -46,19 +46,24 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> 
   }
 }
 
+/** The server's operations jobs on `t`, auto-finalize ticking every 20 ms; stopped after the test. */
+function runJobs(t: TestApp, log: ReturnType<typeof captureLog>): void {
+  const jobs = startOperationsJobs({
+    config: t.config,
+    database: t.database,
+    clock: t.clock,
+    log,
+    overrides: { finalizeIntervalMs: 20 },
+  });
+  open.push({ close: () => jobs.stop() });
+}
+
 describe("auto-finalize", () => {
   it("finalizes week 0 by itself once the test clock passes its end plus the grace, then serves it idempotently", async () => {
     // Mon 2026-11-09 23:00: week 0 still runs.
     const t = await app({ now: new Date("2026-11-09T23:00:00.000Z") });
     const log = captureLog();
-    const jobs = startOperationsJobs({
-      config: t.config,
-      database: t.database,
-      clock: t.clock,
-      log,
-      overrides: { finalizeIntervalMs: 20 },
-    });
-    open.push({ close: () => jobs.stop() });
+    runJobs(t, log);
     await new Promise((r) => setTimeout(r, 150));
     expect(await finalizedWeeks(t.database.db)).toEqual([]);
     // Tue 2026-11-10 00:04:59: ended, but within the grace.
@@ -105,14 +110,7 @@ describe("auto-finalize", () => {
     });
     expect(t.config.betIndexer).not.toBeNull();
     const log = captureLog();
-    const jobs = startOperationsJobs({
-      config: t.config,
-      database: t.database,
-      clock: t.clock,
-      log,
-      overrides: { finalizeIntervalMs: 20 },
-    });
-    open.push({ close: () => jobs.stop() });
+    runJobs(t, log);
     const indexedUpTo = (blockTime: string, number: bigint) =>
       t.database.db.execute(
         sql`insert into chain_blocks (name, number, hash, block_time)

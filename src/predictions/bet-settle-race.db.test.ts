@@ -14,9 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/app.js";
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
 import { testEngine } from "../../test/db.js";
-import { bet, dataOf, expectError, postResult, putEvent } from "../../test/player-api.js";
+import { bet, dataOf, expectError, postResult, putEvent, trustBetDeps } from "../../test/player-api.js";
 import { lockEventAgainstBets, lockEventsForBets } from "../events/events.js";
-import { trustVerifier } from "./chain-verifier.js";
 import { findPrediction, insertOpenPredictions, insertQuote } from "./predictions.repository.js";
 import { type ChainBetLog, recordChainBets } from "./record-chain-bets.js";
 import { verifyPendingBet } from "./report-onchain-bet.js";
@@ -227,13 +226,7 @@ describe("a bet and the settlement of its event", () => {
         blockHash: `0x${"66".repeat(32)}`,
         digest,
       };
-      const deps = {
-        db: t.database.db,
-        clock: t.clock,
-        season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
-        spPerUsdc: t.config.spPerUsdc,
-        welcomeCredits: t.config.welcomeCredits,
-      };
+      const deps = trustBetDeps(t);
       // Seen in a block not yet final: pending.
       await t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: false }));
 
@@ -278,17 +271,7 @@ describe("a bet and the settlement of its event", () => {
         201,
       );
       expect(reported.prediction.status).toBe("pending");
-      const deps = {
-        db: t.database.db,
-        clock: t.clock,
-        season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
-        spPerUsdc: t.config.spPerUsdc,
-        welcomeCredits: t.config.welcomeCredits,
-        verifier: trustVerifier,
-        chain: null,
-        payouts: null,
-        acceptedChainIds: t.config.siweChainIds,
-      };
+      const deps = trustBetDeps(t);
       const row = (await findPrediction(t.database.db, BigInt(reported.prediction.id)))!;
       await whileSettling("race-report", v1.userId, () =>
         verifyPendingBet(deps, row, reporter.wallet.toLowerCase()),

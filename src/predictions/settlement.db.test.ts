@@ -21,10 +21,10 @@ import {
   expectInvalid,
   postResult,
   putEvent,
+  trustBetDeps,
   txHash,
 } from "../../test/player-api.js";
 import { sql } from "../db/client.js";
-import { trustVerifier } from "./chain-verifier.js";
 import { findPrediction } from "./predictions.repository.js";
 import { verifyPendingBet } from "./report-onchain-bet.js";
 
@@ -450,17 +450,7 @@ describe("a version-2 bet confirmed after its event settled", () => {
     expect(res.settled).toBe(0); // the pending bet is not open yet
     expect(await prediction(n.cookie, pending.id)).toMatchObject({ status: "pending", payoutUsdc: null });
 
-    const deps = {
-      db: t.database.db,
-      clock: t.clock,
-      season: { seasonStart: t.config.seasonStart, weekOneStart: t.config.weekOneStart },
-      spPerUsdc: t.config.spPerUsdc,
-      welcomeCredits: t.config.welcomeCredits,
-      verifier: trustVerifier,
-      chain: null,
-      payouts: null,
-      acceptedChainIds: t.config.siweChainIds,
-    };
+    const deps = trustBetDeps(t);
     const row = (await findPrediction(t.database.db, BigInt(pending.id)))!;
     const walletLower = n.wallet.toLowerCase();
     expect((await verifyPendingBet(deps, row, walletLower)).status).toBe("won");
