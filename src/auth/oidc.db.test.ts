@@ -123,6 +123,12 @@ describe("POST /api/auth/oidc refuses invalid tokens with 401", () => {
     expectRefused(await postOidc(await issuer.token("dave", NOW, { iat: NOW_S - 7200, exp: NOW_S + 1 })));
   });
 
+  it("refuses a token issued more than a minute in the future, and takes one within", async () => {
+    // Before: accepted (jose checks iat only with a maximum token age).
+    expectRefused(await postOidc(await issuer.token("grace", NOW, { iat: NOW_S + 3600, exp: NOW_S + 7200 })));
+    dataOf(await postOidc(await issuer.token("grace", NOW, { iat: NOW_S + 30, exp: NOW_S + 3600 })));
+  });
+
   it("refuses a token for another audience or from another issuer", async () => {
     expectRefused(await postOidc(await issuer.token("erin", NOW, { aud: "someone-else" })));
     expectRefused(await postOidc(await issuer.token("erin", NOW, { aud: [`${OIDC_AUDIENCE}-x`] })));

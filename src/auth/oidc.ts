@@ -17,6 +17,9 @@ export const OIDC_ALGORITHMS = [
   "EdDSA",
 ];
 
+/** How far in the future a token's `iat` may lie (clock skew between the provider and this service). */
+const IAT_SKEW_MS = 60_000;
+
 export interface OidcIdentity {
   issuer: string;
   subject: string;
@@ -63,6 +66,9 @@ export function oidcVerifier(config: { issuer: string; audience: string; jwksUrl
       }
       return null;
     }
+    // Issued in the future (beyond a minute of clock skew, as for SIWE): jose checks `iat` only with a maximum
+    // token age, so such a token passed (a provider's clock far ahead, or a token minted to last beyond its exp).
+    if (typeof payload.iat !== "number" || payload.iat * 1000 > now.getTime() + IAT_SKEW_MS) return null;
     if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) return null;
     const name = typeof payload.name === "string" ? payload.name.slice(0, 100) : null;
     return { issuer: config.issuer, subject: payload.sub, name };
