@@ -41,7 +41,7 @@ export function isDependencyUnavailable(err: unknown): boolean {
   });
 }
 
-/** The server ended the session: shutting down (57P01, 57P02) or a connection exception (class 08). */
+/** The server ended the session: admin shutdown (57P01), crash shutdown (57P02). Class 08 is tested apart. */
 const SESSION_ENDED_SQLSTATES = new Set(["57P01", "57P02"]);
 
 /**

@@ -15,6 +15,7 @@ import { call, createTestApp, signIn, type TestApp, testKey } from "../../test/a
 import { NO_RATE_LIMITS } from "../../test/competition-api.js";
 import { testEngine } from "../../test/db.js";
 import { bet, dataOf, expectError, postResult, putEvent, trustBetDeps } from "../../test/player-api.js";
+import { rows } from "../db/client.js";
 import { lockEventAgainstBets, lockEventsForBets } from "../events/events.js";
 import { findPrediction, insertOpenPredictions, insertQuote } from "./predictions.repository.js";
 import { type ChainBetLog, recordChainBets } from "./record-chain-bets.js";
@@ -46,8 +47,17 @@ function watch<T>(p: Promise<T>) {
   return w;
 }
 
-async function rowsOf<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+/** The predictions of `eventId` after a race: the v1 winner and the chain bet (2 USDC at 2.15: 4.30 USDC back). */
+async function expectBothWon(eventId: string): Promise<void> {
+  expect(
+    await rows<{ version: number; status: string; payout_micro: string | null }>(
+      t.database.db,
+      sql`select version, status, payout_micro::text from predictions where event_id = ${eventId} order by id`,
+    ),
+  ).toEqual([
+    { version: 1, status: "won", payout_micro: null },
+    { version: 2, status: "won", payout_micro: "4300000" },
+  ]);
 }
 
 /**
@@ -60,9 +70,10 @@ async function whileSettling(
   heldUserId: string,
   during: () => Promise<unknown>,
 ): Promise<void> {
-  const [{ name }] = (await rowsOf<{ name: string }>(sql`select current_database() as name`)) as [
-    { name: string },
-  ];
+  const [{ name }] = (await rows<{ name: string }>(
+    t.database.db,
+    sql`select current_database() as name`,
+  )) as [{ name: string }];
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   const holder = new pg.Client({ connectionString: url.toString() });
@@ -234,14 +245,7 @@ describe("a bet and the settlement of its event", () => {
       await whileSettling("race-chain", v1.userId, () =>
         t.database.db.transaction((tx) => recordChainBets(tx, deps, [log], { final: true })),
       );
-      const after = await rowsOf<{ version: number; status: string; payout_micro: string | null }>(
-        sql`select version, status, payout_micro::text from predictions where event_id = 'race-chain' order by id`,
-      );
-      // 2 USDC at 2.15: 4.30 USDC back.
-      expect(after).toEqual([
-        { version: 1, status: "won", payout_micro: null },
-        { version: 2, status: "won", payout_micro: "4300000" },
-      ]);
+      await expectBothWon("race-chain");
     },
   );
 
@@ -276,14 +280,7 @@ describe("a bet and the settlement of its event", () => {
       await whileSettling("race-report", v1.userId, () =>
         verifyPendingBet(deps, row, reporter.wallet.toLowerCase()),
       );
-      const after = await rowsOf<{ version: number; status: string; payout_micro: string | null }>(
-        sql`select version, status, payout_micro::text from predictions where event_id = 'race-report' order by id`,
-      );
-      // 2 USDC at 2.15: 4.30 USDC back.
-      expect(after).toEqual([
-        { version: 1, status: "won", payout_micro: null },
-        { version: 2, status: "won", payout_micro: "4300000" },
-      ]);
+      await expectBothWon("race-report");
     },
   );
 
